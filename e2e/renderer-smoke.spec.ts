@@ -1,0 +1,52 @@
+import type {} from '../renderer/src/bridge';
+import type { PlayerState } from '../src/shared/bridge';
+import { expect, test } from './fixtures';
+
+const waitingState: PlayerState = {
+  device: { tag: 'lobby-screen', name: 'Lobby' },
+  online: true,
+  stale: false,
+  last_sync: null,
+  playlist: null,
+  boards: {},
+  media: {},
+};
+
+test('without a bridge the player says no agent is connected', async ({ page, renderer }) => {
+  await page.goto(renderer.url);
+  await expect(page.getByRole('heading', { name: 'Wallboard' })).toBeVisible();
+  await expect(page.getByText('No device agent is connected to this player.')).toBeVisible();
+});
+
+test('with no playlist the waiting screen names the device', async ({ page, renderer }) => {
+  await page.addInitScript((state) => {
+    window.wallboard = {
+      getState: () => Promise.resolve(state),
+      onMessage: () => () => undefined,
+      reportShowing: () => undefined,
+      log: () => undefined,
+    };
+  }, waitingState);
+  await page.goto(renderer.url);
+  await expect(page.getByRole('heading', { name: 'Waiting for a playlist' })).toBeVisible();
+  await expect(page.getByTestId('device-tag')).toHaveText('lobby-screen');
+  await expect(page.getByTestId('device-name')).toHaveText('Lobby');
+});
+
+test('an invalid state from the bridge is ignored and logged', async ({ page, renderer }) => {
+  await page.addInitScript(() => {
+    const logs: string[] = [];
+    Object.assign(window, { bridgeLogs: logs });
+    window.wallboard = {
+      getState: () => Promise.resolve({ device: { tag: '' } } as never),
+      onMessage: () => () => undefined,
+      reportShowing: () => undefined,
+      log: (entry) => logs.push(entry.message),
+    };
+  });
+  await page.goto(renderer.url);
+  await expect(page.getByText('Starting…')).toBeVisible();
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { bridgeLogs: string[] }).bridgeLogs))
+    .toEqual([expect.stringContaining('ignored an invalid state')]);
+});

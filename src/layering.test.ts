@@ -1,0 +1,82 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+async function lintErrors(path: string, code: string): Promise<string[]> {
+  const eslint = new ESLint({ cwd: ROOT });
+  const [result] = await eslint.lintText(code, { filePath: join(ROOT, path) });
+  return (result?.messages ?? []).filter((m) => m.severity === 2).map((m) => m.ruleId ?? m.message);
+}
+
+/** Type-checks one in-memory file as if it stood at `path`, under the given tsconfig. */
+function typeErrors(config: string, path: string, code: string): string[] {
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, config),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
+    },
+  );
+  if (!parsed) throw new Error(`cannot read ${config}`);
+  const probe = join(ROOT, path);
+  const host = ts.createCompilerHost(parsed.options);
+  const { getSourceFile, fileExists } = host;
+  host.fileExists = (name) => name === probe || fileExists(name);
+  host.getSourceFile = (name, language, ...rest) =>
+    name === probe ? ts.createSourceFile(name, code, language) : getSourceFile(name, language, ...rest);
+  const program = ts.createProgram({ rootNames: [probe], options: parsed.options, host });
+  return ts
+    .getPreEmitDiagnostics(program, program.getSourceFile(probe))
+    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+}
+
+const NODE_IMPORT = "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n";
+const BARE_NODE_IMPORT = "import { EventEmitter } from 'events';\nexport const E = EventEmitter;\n";
+const ELECTRON_IMPORT = "import { app } from 'electron';\nexport const a = app;\n";
+const DOM_USE = 'export const title = document.title;\n';
+
+describe('layering', () => {
+  it('refuses Node, Electron and the DOM in src/shared, by lint and by type check', async () => {
+    for (const code of [NODE_IMPORT, BARE_NODE_IMPORT, ELECTRON_IMPORT]) {
+      expect(await lintErrors('src/shared/probe.ts', code)).toContain('no-restricted-imports');
+    }
+    expect(await lintErrors('src/shared/probe.ts', DOM_USE)).toContain('no-restricted-globals');
+    expect(typeErrors('tsconfig.shared.json', 'src/shared/probe.ts', NODE_IMPORT).join()).toMatch(/node:fs/);
+    expect(typeErrors('tsconfig.shared.json', 'src/shared/probe.ts', DOM_USE).join()).toMatch(/document/);
+  });
+
+  it('refuses Node and Electron in the renderer, by lint and by type check', async () => {
+    for (const code of [NODE_IMPORT, BARE_NODE_IMPORT, ELECTRON_IMPORT]) {
+      expect(await lintErrors('renderer/src/probe.ts', code)).toContain('no-restricted-imports');
+    }
+    expect(typeErrors('tsconfig.web.json', 'renderer/src/probe.ts', NODE_IMPORT).join()).toMatch(/node:fs/);
+    expect(typeErrors('tsconfig.web.json', 'renderer/src/probe.ts', DOM_USE)).toEqual([]);
+  });
+
+  it('refuses the agent and the service in the renderer, and Electron in the agent', async () => {
+    expect(await lintErrors('renderer/src/probe.ts', "export * from '../../src/agent/index';\n")).toContain(
+      'no-restricted-imports',
+    );
+    expect(await lintErrors('renderer/src/probe.ts', "export * from '../../service/app';\n")).toContain(
+      'no-restricted-imports',
+    );
+    expect(await lintErrors('src/agent/probe.ts', ELECTRON_IMPORT)).toContain('no-restricted-imports');
+  });
+
+  it('lets the shared layer and the renderer import what they may', async () => {
+    expect(await lintErrors('src/shared/probe.ts', "export { z } from 'zod';\n")).toEqual([]);
+    expect(await lintErrors('renderer/src/probe.ts', "export * from '../../src/shared/bridge';\n")).toEqual(
+      [],
+    );
+    expect(typeErrors('tsconfig.shared.json', 'src/shared/probe.ts', "export { z } from 'zod';\n")).toEqual(
+      [],
+    );
+  });
+});

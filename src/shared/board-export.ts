@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { colorSchema, tagSchema } from './common';
+import { boardCreateSchema } from './board';
+import { variantSchema } from './variants';
+import { placementProblem, widgetBackgroundSchema } from './widget';
+import { metricsDataSchema } from './metrics';
+
+const exportedFlow = z.object({
+  tag: tagSchema,
+  /** Metrics of the flow; `{}` means no data yet. */
+  data: metricsDataSchema.default(() => ({})),
+  /** Set when the flow's source failed: the widget shows an error icon. */
+  errored: z.boolean().default(false),
+});
+
+const exportedWidget = z.object({
+  flow: exportedFlow,
+  variant: variantSchema,
+  column: z.int().min(0),
+  row: z.int().min(0),
+  width: z.int().min(1),
+  height: z.int().min(1),
+  in_board_index: z.int().min(0),
+  background: widgetBackgroundSchema.default('default'),
+});
+
+/** The original product's older templates named the flow by a bare `tag` on the widget. */
+const legacyWidget = exportedWidget.omit({ flow: true }).extend({ tag: tagSchema });
+
+const importedWidget = z
+  .union([exportedWidget.partial({ in_board_index: true }), legacyWidget.partial({ in_board_index: true })])
+  .transform((widget) => {
+    const { in_board_index, ...rest } = widget;
+    const flow = 'flow' in rest ? rest.flow : { tag: rest.tag, data: {}, errored: false };
+    const { variant, column, row, width, height, background } = rest;
+    return {
+      flow,
+      variant,
+      column,
+      row,
+      width,
+      height,
+      background,
+      in_board_index: in_board_index ?? -1,
+    };
+  });
+
+function checkPlacements(
+  board: {
+    columns: number;
+    rows: number;
+    widgets: { column: number; row: number; width: number; height: number }[];
+  },
+  ctx: z.RefinementCtx,
+): void {
+  board.widgets.forEach((widget, index) => {
+    const problem = placementProblem(widget, board);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['widgets', index] });
+  });
+}
+
+/**
+ * What `POST /boards/import` accepts: our export, or the original product's (with
+ * `widget_background` and widgets that may name their flow by a bare `tag`). Unknown fields are
+ * ignored so exports of other versions import as they are. Widgets without an `in_board_index`
+ * stack in the order given.
+ */
+export const boardImportSchema = boardCreateSchema
+  .omit({ widget_color: true })
+  .extend({
+    widget_color: colorSchema.nullable().optional(),
+    /** The original product's name for `widget_color`; "" meant the theme's own. */
+    widget_background: z.union([z.literal(''), colorSchema]).optional(),
+    widgets: z
+      .array(importedWidget)
+      .max(500, 'must hold at most 500 widgets')
+      .default(() => []),
+  })
+  .strip()
+  .superRefine(checkPlacements)
+  .transform(({ widget_background, widget_color, widgets, ...board }) => ({
+    ...board,
+    widget_color: widget_color ?? (widget_background || null),
+    widgets: widgets.map((widget, index) => ({
+      ...widget,
+      in_board_index: widget.in_board_index >= 0 ? widget.in_board_index : index,
+    })),
+  }));
+export type BoardImport = z.output<typeof boardImportSchema>;
+
+/** What `GET /boards/:id/export` returns: the board's settings and its widgets with their flows. */
+export const boardExportSchema = boardCreateSchema
+  .extend({ widgets: z.array(exportedWidget) })
+  .superRefine(checkPlacements);
+export type BoardExport = z.infer<typeof boardExportSchema>;

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { deviceCreateSchema, deviceSchema, deviceUpdateSchema, heartbeatSchema } from './device';
+
+describe('devices', () => {
+  it('creates with a tag, the rest defaulted', () => {
+    expect(deviceCreateSchema.parse({ tag: 'lobby' })).toEqual({
+      tag: 'lobby',
+      name: '',
+      description: '',
+      playlist_id: null,
+    });
+    expect(deviceCreateSchema.safeParse({ name: 'no tag' }).error?.issues[0]?.path).toEqual(['tag']);
+  });
+
+  it('changes playlist, name and description, never the tag or online state', () => {
+    expect(deviceUpdateSchema.parse({ playlist_id: null })).toEqual({ playlist_id: null });
+    expect(deviceUpdateSchema.safeParse({ online: true }).success).toBe(false);
+    expect(deviceUpdateSchema.safeParse({ tag: 'other' }).success).toBe(false);
+  });
+
+  it('describes a device with online as a boolean and last seen fields', () => {
+    const device = {
+      id: 'd1',
+      tag: 'lobby',
+      playlist_id: null,
+      name: 'Lobby',
+      description: '',
+      online: true,
+      last_seen_date: '2026-11-21T07:00:00.000Z',
+      last_seen_ip: '127.0.0.1',
+    };
+    expect(deviceSchema.parse(device)).toEqual(device);
+    expect(deviceSchema.safeParse({ ...device, online: 'yes' }).success).toBe(false);
+    expect(deviceSchema.safeParse({ ...device, last_seen_date: 'yesterday' }).success).toBe(false);
+  });
+
+  it('carries diagnostics in a heartbeat', () => {
+    const heartbeat = heartbeatSchema.parse({
+      app_version: '0.1.0',
+      os: 'linux 6.1',
+      cpu_load: 12.5,
+      memory: { total_bytes: 8e9, used_bytes: 2e9 },
+      uptime_seconds: 3600,
+      display: { width: 1920, height: 1080 },
+      cache: { bytes: 1024, items: 3 },
+      showing: 'board:b1',
+    });
+    expect(heartbeat.recoveries).toEqual([]);
+    expect(heartbeatSchema.safeParse({ ...heartbeat, cpu_load: 140 }).success).toBe(false);
+  });
+});

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { idSchema, tagSchema } from './common';
+import type { heartbeatSchema } from './device';
+import { metricsDataSchema } from './metrics';
+import { notificationSchema } from './notification';
+
+/**
+ * What the service pushes over socket.io. Every event carries a per-service increasing `id`, so
+ * a device that reconnects asks for what came after the last id it saw.
+ */
+export const realtimeEventSchema = z.discriminatedUnion('type', [
+  z.object({ id: z.int(), type: z.literal('device.changed'), device_tag: tagSchema }),
+  z.object({ id: z.int(), type: z.literal('playlist.changed'), playlist_id: idSchema }),
+  z.object({ id: z.int(), type: z.literal('board.changed'), board_id: idSchema }),
+  z.object({ id: z.int(), type: z.literal('flow.changed'), flow_id: idSchema }),
+  z.object({
+    id: z.int(),
+    type: z.literal('metrics.changed'),
+    flow_id: idSchema,
+    flow_tag: tagSchema,
+    data: metricsDataSchema,
+  }),
+  z.object({ id: z.int(), type: z.literal('notification.created'), notification: notificationSchema }),
+]);
+export type RealtimeEvent = z.infer<typeof realtimeEventSchema>;
+export type RealtimeEventType = RealtimeEvent['type'];
+
+/** Sent by a device right after it connects (and after every reconnection). */
+export const helloSchema = z.strictObject({
+  device_tag: tagSchema,
+  /** The last event id it has seen, or null on a first start. */
+  last_event_id: z.int().nullable(),
+});
+export type Hello = z.infer<typeof helloSchema>;
+
+/** The service's answer: the missed events, or `resync: true` when they are no longer kept. */
+export const helloAckSchema = z.object({
+  resync: z.boolean(),
+  events: z.array(realtimeEventSchema),
+  last_event_id: z.int(),
+});
+export type HelloAck = z.infer<typeof helloAckSchema>;
+
+export interface ServerToClientEvents {
+  event: (event: RealtimeEvent) => void;
+}
+
+export interface ClientToServerEvents {
+  hello: (hello: Hello, ack: (answer: HelloAck) => void) => void;
+  heartbeat: (heartbeat: z.input<typeof heartbeatSchema>) => void;
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { httpsUrlSchema, iconNameSchema, idSchema, timestampSchema } from './common';
+
+export const NOTIFICATION_TEXT_MAX = 255;
+export const NOTIFICATION_DEFAULT_DURATION = 10;
+
+const notificationText = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(NOTIFICATION_TEXT_MAX, `must be at most ${NOTIFICATION_TEXT_MAX} characters`);
+
+/** Whole seconds on screen, at least 1. */
+export const notificationDurationSchema = z
+  .int('must be a whole number of seconds')
+  .min(1, 'must be at least 1 second')
+  .max(86400, 'must be at most 86400 seconds');
+
+/** `default` plays the sound bundled with the client; anything else is fetched over https. */
+export const soundUrlSchema = z
+  .string()
+  .refine((value) => value === 'default' || httpsUrlSchema.safeParse(value).success, {
+    message: 'must be "default" or an https URL',
+  });
+
+/**
+ * The body of both notification POSTs. Presence rule: title and message together, or a
+ * sound_url, or all three; a title without its message (or the reverse) is refused.
+ */
+export const notificationCreateSchema = z
+  .strictObject({
+    title: notificationText.optional(),
+    message: notificationText.optional(),
+    icon: z.union([z.literal(''), iconNameSchema]).optional(),
+    duration: notificationDurationSchema.default(NOTIFICATION_DEFAULT_DURATION),
+    sound_url: soundUrlSchema.optional(),
+  })
+  .superRefine((n, ctx) => {
+    if (n.title !== undefined && n.message === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['message'], message: 'is required when title is given' });
+    } else if (n.message !== undefined && n.title === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['title'], message: 'is required when message is given' });
+    } else if (n.title === undefined && n.sound_url === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: 'give title and message, or sound_url, or all three',
+      });
+    }
+  });
+export type NotificationCreate = z.infer<typeof notificationCreateSchema>;
+
+export const notificationSchema = z.object({
+  id: idSchema,
+  channel_id: idSchema,
+  title: z.string().nullable(),
+  message: z.string().nullable(),
+  icon: z.string().nullable(),
+  duration: notificationDurationSchema,
+  sound_url: z.string().nullable(),
+  created_at: timestampSchema,
+});
+export type Notification = z.infer<typeof notificationSchema>;

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { idSchema, timestampSchema } from './common';
+
+export const TOKEN_SCOPES = ['full', 'readonly', 'affiliated'] as const;
+export const tokenScopeSchema = z.enum(TOKEN_SCOPES, {
+  error: 'must be one of "full", "readonly", "affiliated"',
+});
+export type TokenScope = z.infer<typeof tokenScopeSchema>;
+
+/** A token as listed: the secret itself is never returned after creation. */
+export const tokenSchema = z.object({
+  id: idSchema,
+  scope: tokenScopeSchema,
+  name: z.string(),
+  created_at: timestampSchema,
+  last_used_at: timestampSchema.nullable(),
+});
+export type Token = z.infer<typeof tokenSchema>;
+
+export const tokenCreateSchema = z.strictObject({
+  scope: tokenScopeSchema,
+  name: z.string().trim().max(100, 'must be at most 100 characters').default(''),
+});
+export type TokenCreate = z.infer<typeof tokenCreateSchema>;
+
+/** The answer to a creation: the only time the secret is shown. */
+export const tokenCreatedSchema = tokenSchema.extend({ token: z.string().min(20) });
+export type TokenCreated = z.infer<typeof tokenCreatedSchema>;
+
+/** `GET /account/tokens?scope=full&scope=readonly`: the parameter may repeat or be absent. */
+export const tokenListQuerySchema = z.strictObject({
+  scope: z
+    .union([tokenScopeSchema, z.array(tokenScopeSchema)])
+    .optional()
+    .transform((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value])),
+});

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { colorSchema, idSchema, tagSchema } from './common';
+import { variantSchema } from './variants';
+
+/**
+ * Grid positions count from 0, as in the original product's exports: on a 32-column board a
+ * widget at column 0 with width 32 spans the whole width.
+ */
+const position = z
+  .int('must be a whole number')
+  .min(0, 'must not be negative')
+  .max(199, 'must be at most 199');
+const span = z.int('must be a whole number').min(1, 'must be at least 1').max(200, 'must be at most 200');
+
+/** "default" follows the board's theme, "none" is transparent, otherwise a color. */
+export const widgetBackgroundSchema = z.union([z.literal('default'), z.literal('none'), colorSchema], {
+  error: 'must be "default", "none" or a CSS color',
+});
+
+export const widgetSchema = z.object({
+  id: idSchema,
+  variant: variantSchema,
+  board_id: idSchema,
+  flow_id: idSchema,
+  column: position,
+  row: position,
+  width: span,
+  height: span,
+  /** Stacking order: higher indexes draw over lower ones. */
+  in_board_index: z.int().min(0),
+  background: widgetBackgroundSchema,
+});
+export type Widget = z.infer<typeof widgetSchema>;
+
+const placement = {
+  column: position,
+  row: position,
+  width: span,
+  height: span,
+  in_board_index: z.int('must be a whole number').min(0, 'must not be negative'),
+  background: widgetBackgroundSchema,
+};
+
+/** A widget shows an existing flow (by id or tag); its variant defaults to the flow's. */
+export const widgetCreateSchema = z
+  .strictObject({
+    flow_id: idSchema.optional(),
+    flow_tag: tagSchema.optional(),
+    variant: variantSchema.optional(),
+    ...placement,
+    in_board_index: placement.in_board_index.optional(),
+    background: placement.background.default('default'),
+  })
+  .refine((w) => (w.flow_id === undefined) !== (w.flow_tag === undefined), {
+    message: 'give exactly one of flow_id and flow_tag',
+    path: ['flow_id'],
+  });
+export type WidgetCreate = z.infer<typeof widgetCreateSchema>;
+
+/** Moving or resizing a widget. */
+export const widgetUpdateSchema = z.strictObject(placement).partial();
+export type WidgetUpdate = z.infer<typeof widgetUpdateSchema>;
+
+export interface GridPlacement {
+  column: number;
+  row: number;
+  width: number;
+  height: number;
+}
+
+/** Why a placement does not fit a board's grid, or null when it fits. */
+export function placementProblem(
+  widget: GridPlacement,
+  grid: { columns: number; rows: number },
+): string | null {
+  if (widget.column + widget.width > grid.columns) {
+    return `column ${widget.column} + width ${widget.width} exceeds the board's ${grid.columns} columns`;
+  }
+  if (widget.row + widget.height > grid.rows) {
+    return `row ${widget.row} + height ${widget.height} exceeds the board's ${grid.rows} rows`;
+  }
+  return null;
+}
