@@ -1,0 +1,99 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { ensureDefaultChannel } from './bootstrap';
+import {
+  createContext,
+  DEFAULT_CONFIG,
+  type Clock,
+  type ServiceConfig,
+  type ServiceContext,
+} from './context';
+import type { Database } from './db/database';
+import { installAuth } from './http/auth-hook';
+import { installErrorHandling } from './http/errors';
+import { attachRealtime } from './realtime/hub';
+import { boardRoutes } from './routes/boards';
+import { channelRoutes } from './routes/channels';
+import { deviceRoutes } from './routes/devices';
+import { flowRoutes } from './routes/flows';
+import { healthRoutes } from './routes/health';
+import { metricRoutes } from './routes/metrics';
+import { notificationRoutes } from './routes/notifications';
+import { playlistRoutes } from './routes/playlists';
+import { tokenRoutes } from './routes/tokens';
+import { widgetRoutes } from './routes/widgets';
+
+export interface AppOptions {
+  /** An open, migrated store (see db/open.ts). The app does not close it. */
+  db: Database;
+  config?: Partial<ServiceConfig>;
+  clock?: Clock;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export type App = FastifyInstance & { wallboard: ServiceContext };
+
+const ROUTES = [
+  healthRoutes,
+  tokenRoutes,
+  flowRoutes,
+  channelRoutes,
+  notificationRoutes,
+  metricRoutes,
+  boardRoutes,
+  widgetRoutes,
+  deviceRoutes,
+  playlistRoutes,
+];
+
+/** Builds the whole service without listening: tests call `inject`, server.ts calls `listen`. */
+export async function buildApp(options: AppOptions): Promise<App> {
+  const config = { ...DEFAULT_CONFIG, ...options.config };
+  const ctx = createContext(options.db, config, options.clock ?? { now: () => new Date() });
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: config.bodyLimit,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // JSON only: anything else is answered 415 rather than half-parsed.
+  app.removeContentTypeParser('text/plain');
+  installErrorHandling(app);
+  installAuth(app, ctx.auth);
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Wallboard service',
+        version: '5.2.0',
+        description:
+          'Boards, flows, channels, notifications, devices and tokens, with the extensions the client needs.',
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          basic: { type: 'http', scheme: 'basic', description: 'the token as user name, any password' },
+        },
+      },
+      security: [{ bearer: [] }, { basic: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { config: { permission: 'public' }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
+
+  await ensureDefaultChannel(options.db);
+  for (const routes of ROUTES) await app.register(routes(ctx));
+  attachRealtime(app, ctx);
+  return Object.assign(app, { wallboard: ctx }) as unknown as App;
+}

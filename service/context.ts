@@ -1,0 +1,43 @@
+import type { Database } from './db/database';
+import { TokenAuthenticator } from './http/auth';
+import { EventPublisher } from './realtime/publisher';
+import { EventRepository } from './repositories/events';
+import { TokenRepository } from './repositories/tokens';
+
+export interface ServiceConfig {
+  /** Largest request body, in bytes. */
+  bodyLimit: number;
+  /** A device with no heartbeat for this long is marked offline. */
+  offlineAfterSeconds: number;
+  /** How many realtime events are kept for replay to reconnecting devices. */
+  eventRetention: number;
+}
+
+export const DEFAULT_CONFIG: ServiceConfig = {
+  bodyLimit: 1024 * 1024,
+  offlineAfterSeconds: 90,
+  eventRetention: 10_000,
+};
+
+export interface Clock {
+  now(): Date;
+}
+
+/** Everything a route needs, made once per app and handed down: no module-level state. */
+export interface ServiceContext {
+  db: Database;
+  config: ServiceConfig;
+  clock: Clock;
+  auth: TokenAuthenticator;
+  events: EventPublisher;
+}
+
+export function createContext(db: Database, config: ServiceConfig, clock: Clock): ServiceContext {
+  return {
+    db,
+    config,
+    clock,
+    auth: new TokenAuthenticator(new TokenRepository(db), () => clock.now()),
+    events: new EventPublisher(new EventRepository(db)),
+  };
+}

@@ -1,0 +1,80 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import type { ApiError } from '../../src/shared/api-error';
+import type { FieldIssue } from '../../src/shared/issues';
+
+/** An answer other than success, with the error body every route shares. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: FieldIssue[] = [],
+  ) {
+    super(message);
+  }
+
+  static badRequest(message: string, details: FieldIssue[] = []) {
+    return new HttpError(400, 'invalid_request', message, details);
+  }
+
+  static notFound(what: string) {
+    return new HttpError(404, 'not_found', `${what} not found`);
+  }
+
+  static conflict(message: string, details: FieldIssue[] = []) {
+    return new HttpError(409, 'conflict', message, details);
+  }
+}
+
+export function errorBody(code: string, message: string, details: FieldIssue[] = []): ApiError {
+  return { error: { code, message, details } };
+}
+
+const FASTIFY_ERRORS: Record<string, [number, string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'invalid_request'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'invalid_json'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json'],
+};
+
+function validationIssues(error: FastifyError): FieldIssue[] {
+  const part = error.validationContext ?? 'body';
+  return (error.validation ?? []).map((issue) => {
+    const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    return { path: path ? `${part}.${path}` : part, message: issue.message ?? 'is invalid' };
+  });
+}
+
+/** Every failure becomes `{error: {code, message, details}}`; only our own faults are 500. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      if (error.status === 401)
+        reply.header('www-authenticate', 'Bearer realm="wallboard", Basic realm="wallboard"');
+      return reply.status(error.status).send(errorBody(error.code, error.message, error.details));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const details = validationIssues(error);
+      const summary = details.map((d) => `${d.path}: ${d.message}`).join('; ');
+      return reply.status(400).send(errorBody('invalid_request', `invalid request: ${summary}`, details));
+    }
+    const known = FASTIFY_ERRORS[error.code];
+    if (known) return reply.status(known[0]).send(errorBody(known[1], error.message));
+    if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {
+      return reply
+        .status(400)
+        .send(errorBody('invalid_json', `the body is not valid JSON: ${error.message}`));
+    }
+    if (!isResponseSerializationError(error) && error.statusCode && error.statusCode < 500) {
+      return reply.status(error.statusCode).send(errorBody('invalid_request', error.message));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send(errorBody('internal', 'the service failed to answer; see its log'));
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send(errorBody('not_found', `no route ${request.method} ${request.url.split('?')[0]}`)),
+  );
+}

@@ -1,0 +1,68 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idSchema } from '../../src/shared/common';
+import {
+  tokenCreatedSchema,
+  tokenCreateSchema,
+  tokenListQuerySchema,
+  tokenSchema,
+} from '../../src/shared/token';
+import type { ServiceContext } from '../context';
+import { hashSecret, newSecret } from '../http/auth';
+import { HttpError } from '../http/errors';
+import { publicToken, TokenRepository } from '../repositories/tokens';
+
+export function tokenRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
+  const tokens = new TokenRepository(ctx.db);
+  return async (app) => {
+    app.get(
+      '/account/tokens',
+      {
+        config: { permission: 'tokens:read' },
+        schema: {
+          tags: ['tokens'],
+          summary: 'Lists the tokens of the account; `scope` may repeat to filter',
+          querystring: tokenListQuerySchema,
+          response: { 200: z.array(tokenSchema) },
+        },
+      },
+      async (request) => (await tokens.list(request.query.scope)).map(publicToken),
+    );
+
+    app.post(
+      '/account/tokens',
+      {
+        config: { permission: 'tokens:write' },
+        schema: {
+          tags: ['tokens'],
+          summary: 'Creates a token; its secret is in this answer only',
+          body: tokenCreateSchema,
+          response: { 201: tokenCreatedSchema },
+        },
+      },
+      async (request, reply) => {
+        const secret = newSecret();
+        const token = await tokens.create({ ...request.body, secretHash: hashSecret(secret) });
+        return reply.status(201).send({ ...publicToken(token), token: secret });
+      },
+    );
+
+    app.delete(
+      '/account/tokens/:id',
+      {
+        config: { permission: 'tokens:write' },
+        schema: {
+          tags: ['tokens'],
+          summary: 'Deletes a token; requests with it are refused at once',
+          params: z.object({ id: idSchema }),
+          response: { 204: z.null() },
+        },
+      },
+      async (request, reply) => {
+        if (!(await tokens.delete(request.params.id))) throw HttpError.notFound(`token ${request.params.id}`);
+        ctx.auth.forget(request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}

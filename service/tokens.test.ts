@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from './test-support';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.close());
+
+describe('tokens', () => {
+  it('creates a token whose secret is shown once and works at once', async () => {
+    const created = await service.call('POST', '/account/tokens', { scope: 'readonly', name: 'wall' });
+    expect(created.statusCode).toBe(201);
+    const body = created.json();
+    expect(body).toMatchObject({ scope: 'readonly', name: 'wall', last_used_at: null });
+    expect(body.token).toMatch(/^wb_/);
+    const listed = await service.call('GET', '/account/tokens', undefined, body.token);
+    expect(listed.statusCode).toBe(200);
+    expect(JSON.stringify(listed.json())).not.toContain(body.token);
+    expect(JSON.stringify(listed.json())).not.toContain('secret_hash');
+  });
+
+  it('filters by a repeated scope parameter', async () => {
+    await service.tokenOf('affiliated');
+    const scopes = async (query: string) =>
+      ((await service.call('GET', `/account/tokens${query}`)).json() as { scope: string }[]).map(
+        (t) => t.scope,
+      );
+    expect(new Set(await scopes(''))).toEqual(new Set(['full', 'readonly', 'affiliated']));
+    expect(new Set(await scopes('?scope=full&scope=readonly'))).toEqual(new Set(['full', 'readonly']));
+    expect(await scopes('?scope=affiliated')).toEqual(['affiliated']);
+    const bad = await service.call('GET', '/account/tokens?scope=root');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.details[0].path).toMatch(/^querystring\.scope/);
+  });
+
+  it('deletes a token, after which it is refused', async () => {
+    const secret = await service.tokenOf('full');
+    const list = (await service.call('GET', '/account/tokens')).json() as { id: string; name: string }[];
+    expect((await service.call('GET', '/account/tokens', undefined, secret)).statusCode).toBe(200);
+    const id = list.at(-1)!.id;
+    expect((await service.call('DELETE', `/account/tokens/${id}`)).statusCode).toBe(204);
+    expect((await service.call('DELETE', `/account/tokens/${id}`)).statusCode).toBe(404);
+    expect((await service.call('GET', '/account/tokens', undefined, secret)).statusCode).toBe(401);
+  });
+
+  it('accepts the token as Bearer, as Token and as HTTP Basic user name', async () => {
+    const secret = await service.tokenOf('readonly');
+    for (const authorization of [
+      `Bearer ${secret}`,
+      `Token ${secret}`,
+      `Basic ${Buffer.from(`${secret}:`).toString('base64')}`,
+      `Basic ${Buffer.from(`${secret}:anything`).toString('base64')}`,
+    ]) {
+      const response = await service.app.inject({
+        method: 'GET',
+        url: '/account/tokens',
+        headers: { authorization },
+      });
+      expect(response.statusCode, authorization).toBe(200);
+    }
+  });
+
+  it('answers 401 without a token or with a wrong one, with the error body', async () => {
+    for (const token of [null, 'wb_not-a-real-token']) {
+      const response = await service.call('GET', '/account/tokens', undefined, token);
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['www-authenticate']).toContain('Bearer');
+      expect(response.json()).toEqual({
+        error: { code: 'unauthorized', message: expect.stringContaining('token'), details: [] },
+      });
+    }
+  });
+
+  it('keeps token management from readonly writes and from affiliated tokens', async () => {
+    const readonly = await service.tokenOf('readonly');
+    const affiliated = await service.tokenOf('affiliated');
+    expect((await service.call('POST', '/account/tokens', { scope: 'full' }, readonly)).statusCode).toBe(403);
+    expect((await service.call('GET', '/account/tokens', undefined, affiliated)).statusCode).toBe(403);
+    expect((await service.call('POST', '/account/tokens', { scope: 'full' }, affiliated)).statusCode).toBe(
+      403,
+    );
+  });
+
+  it('refuses bad creation bodies with details naming the field', async () => {
+    const response = await service.call('POST', '/account/tokens', { scope: 'superuser' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatchObject({
+      code: 'invalid_request',
+      details: [{ path: 'body.scope' }],
+    });
+  });
+});
+
+describe('errors common to every route', () => {
+  it('answers 400 to malformed JSON', async () => {
+    const response = await service.app.inject({
+      method: 'POST',
+      url: '/account/tokens',
+      headers: { authorization: 'Bearer test-admin-secret-0123456789', 'content-type': 'application/json' },
+      payload: '{"scope": ',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('invalid_json');
+  });
+
+  it('answers 415 to a body that is not JSON', async () => {
+    const response = await service.app.inject({
+      method: 'POST',
+      url: '/account/tokens',
+      headers: { authorization: 'Bearer test-admin-secret-0123456789', 'content-type': 'text/plain' },
+      payload: 'scope=full',
+    });
+    expect(response.statusCode).toBe(415);
+    expect(response.json().error.code).toBe('unsupported_media_type');
+  });
+
+  it('answers 413 to a body over the limit', async () => {
+    const response = await service.call('POST', '/account/tokens', {
+      scope: 'full',
+      name: 'x'.repeat(1024 * 1024),
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json().error.code).toBe('payload_too_large');
+  });
+
+  it('answers 404 with the error body to an unknown route', async () => {
+    const response = await service.call('GET', '/nothing-here');
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.code).toBe('not_found');
+  });
+
+  it('serves health without a token, and the OpenAPI description', async () => {
+    expect((await service.call('GET', '/health', undefined, null)).json()).toEqual({
+      status: 'ok',
+      database: 'embedded',
+    });
+    const openapi = (await service.call('GET', '/openapi.json', undefined, null)).json();
+    expect(openapi.openapi).toMatch(/^3\./);
+    expect(Object.keys(openapi.paths)).toEqual(
+      expect.arrayContaining(['/account/tokens', '/account/tokens/{id}']),
+    );
+    expect((await service.call('GET', '/docs', undefined, null)).statusCode).toBeLessThan(400);
+  });
+});
