@@ -1,5 +1,6 @@
 import type { RealtimeEvent } from '../../src/shared/events';
 import type { Queryable } from '../db/database';
+import { one } from './rows';
 
 interface EventRow {
   id: number | string;
@@ -20,7 +21,7 @@ export class EventRepository {
       'insert into events (type, payload, rooms) values ($1, $2::jsonb, $3) returning id',
       [type, JSON.stringify(payload), rooms],
     );
-    return Number(rows[0]!.id);
+    return Number(one(rows).id);
   }
 
   async lastId(): Promise<number> {

@@ -23,3 +23,10 @@ export function setClause(
   }
   return { sql: parts.join(', '), params };
 }
+
+/** The row an `insert … returning` or `update … returning` must give back. */
+export function one<T>(rows: readonly T[]): T {
+  const row = rows[0];
+  if (row === undefined) throw new Error('the database returned no row where one was expected');
+  return row;
+}

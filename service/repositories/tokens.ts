@@ -1,7 +1,7 @@
 import type { Token, TokenScope } from '../../src/shared/token';
 import type { Queryable } from '../db/database';
 import { newId } from '../ids';
-import { iso, isoRequired } from './rows';
+import { iso, isoRequired, one } from './rows';
 
 interface TokenRow {
   id: string;
@@ -39,7 +39,7 @@ export class TokenRepository {
       'insert into tokens (id, scope, name, secret_hash) values ($1, $2, $3, $4) returning *',
       [newId('tok'), input.scope, input.name, input.secretHash],
     );
-    return fromRow(rows[0]!);
+    return fromRow(one(rows));
   }
 
   async list(scopes: readonly TokenScope[]): Promise<StoredToken[]> {
