@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
 import { buildApp, type App, type AppOptions } from './app';
 import { ensureToken } from './bootstrap';
 import type { Database } from './db/database';
@@ -22,11 +24,35 @@ export interface TestService {
 }
 
 /**
- * A whole service on a fresh in-memory embedded store (or PostgreSQL when
- * WALLBOARD_TEST_DATABASE_URL is set and `postgres` is asked for), with an admin token.
+ * A fresh store for one test file: in-memory embedded, or, when WALLBOARD_TEST_DATABASE_URL is
+ * set (`npm run test:postgres`), a new database on that PostgreSQL server, dropped afterwards.
  */
+export async function openTestStore(): Promise<{ db: Database; drop(): Promise<void> }> {
+  const serverUrl = process.env.WALLBOARD_TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const db = await openStore({});
+    return { db, drop: () => db.close() };
+  }
+  const name = `wallboard_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const db = await openStore({ databaseUrl: url.toString() });
+  return {
+    db,
+    async drop() {
+      await db.close();
+      await admin.query(`drop database ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** A whole service on a fresh store (see openTestStore), with an admin token. */
 export async function startTestService(options: Omit<AppOptions, 'db'> = {}): Promise<TestService> {
-  const db = await openStore({});
+  const { db, drop } = await openTestStore();
   await ensureToken(db, ADMIN_SECRET, 'full', 'test admin');
   const app = await buildApp({ ...options, db });
   await app.ready();
@@ -47,7 +73,7 @@ export async function startTestService(options: Omit<AppOptions, 'db'> = {}): Pr
     },
     async close() {
       await app.close();
-      await db.close();
+      await drop();
     },
   };
 }

@@ -133,7 +133,7 @@ describe('errors common to every route', () => {
   it('serves health without a token, and the OpenAPI description', async () => {
     expect((await service.call('GET', '/health', undefined, null)).json()).toEqual({
       status: 'ok',
-      database: 'embedded',
+      database: service.db.kind,
     });
     const openapi = (await service.call('GET', '/openapi.json', undefined, null)).json();
     expect(openapi.openapi).toMatch(/^3\./);

@@ -6,6 +6,9 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export async function openPostgres(connectionString: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max: 10 });
+  // An idle connection the server closes (restart, admin command) is dropped by the pool and the
+  // next query opens another; without a listener the error would end the process.
+  pool.on('error', () => undefined);
   // Fail at start, with the server's own words, rather than on the first request.
   await pool.query('select 1');
   return {

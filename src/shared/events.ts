@@ -33,11 +33,16 @@ export const helloSchema = z.strictObject({
 });
 export type Hello = z.infer<typeof helloSchema>;
 
-/** The service's answer: the missed events, or `resync: true` when they are no longer kept. */
+/**
+ * The service's answer: the missed events, or `resync: true` when the device must fetch its whole
+ * state again (first start, events no longer kept, or too many missed). `error` says why a hello
+ * was refused (an invalid hello or a token that is no longer valid).
+ */
 export const helloAckSchema = z.object({
   resync: z.boolean(),
   events: z.array(realtimeEventSchema),
   last_event_id: z.int(),
+  error: z.string().optional(),
 });
 export type HelloAck = z.infer<typeof helloAckSchema>;
 
@@ -47,5 +52,4 @@ export interface ServerToClientEvents {
 
 export interface ClientToServerEvents {
   hello: (hello: Hello, ack: (answer: HelloAck) => void) => void;
-  heartbeat: (heartbeat: z.input<typeof heartbeatSchema>) => void;
 }

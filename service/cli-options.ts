@@ -1,0 +1,94 @@
+import { parseArgs } from 'node:util';
+import { tokenScopeSchema, type TokenScope } from '../src/shared/token';
+import { DEFAULT_CONFIG, type ServiceConfig } from './context';
+
+export const HELP = `Usage:
+  npm run service -- [options]                      run the service
+  npm run service -- token create --scope <scope>   print a new token's secret (once)
+
+Options:
+  --port <port>            port to listen on (default 8787; 0 picks a free one)
+  --host <address>         address to listen on (default 127.0.0.1)
+  --data <dir>             folder of the embedded store (default ./.wallboard-data)
+  --database-url <url>     use PostgreSQL (postgres://user:pass@host/db) instead of the embedded store
+  --offline-after <s>      seconds without a heartbeat before a device is offline (default ${DEFAULT_CONFIG.offlineAfterSeconds})
+  --body-limit <bytes>     largest request body (default ${DEFAULT_CONFIG.bodyLimit})
+  --log-level <level>      fatal, error, warn, info, debug or silent (default info)
+  --scope <scope>          with "token create": full, readonly or affiliated
+  --name <name>            with "token create": a note of what the token is for
+  -h, --help               show this help
+
+Environment:
+  WALLBOARD_ADMIN_TOKEN    when set at start, a token with this secret and scope "full" exists afterwards
+`;
+
+export type Command =
+  | { kind: 'help' }
+  | { kind: 'serve'; port: number; host: string; store: StoreChoice; config: ServiceConfig; logLevel: string }
+  | { kind: 'token-create'; store: StoreChoice; scope: TokenScope; name: string };
+
+export interface StoreChoice {
+  databaseUrl?: string;
+  dataDir: string;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function wholeNumber(name: string, value: string, min: number, max: number): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number < min || number > max) {
+    throw new Error(`--${name} must be a whole number from ${min} to ${max}, not "${value}"`);
+  }
+  return number;
+}
+
+/** Reads the command line; throws an Error with a message for the user on anything wrong. */
+export function parseCommand(argv: string[]): Command {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      port: { type: 'string', default: '8787' },
+      host: { type: 'string', default: '127.0.0.1' },
+      data: { type: 'string', default: '.wallboard-data' },
+      'database-url': { type: 'string' },
+      'offline-after': { type: 'string', default: String(DEFAULT_CONFIG.offlineAfterSeconds) },
+      'body-limit': { type: 'string', default: String(DEFAULT_CONFIG.bodyLimit) },
+      'log-level': { type: 'string', default: 'info' },
+      scope: { type: 'string' },
+      name: { type: 'string', default: '' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) return { kind: 'help' };
+  const store: StoreChoice = { dataDir: values.data };
+  if (values['database-url']) {
+    if (!/^postgres(ql)?:\/\//.test(values['database-url'])) {
+      throw new Error('--database-url must be a postgres:// URL');
+    }
+    store.databaseUrl = values['database-url'];
+  }
+  const [command, sub, ...rest] = positionals;
+  if (command === 'token') {
+    if (sub !== 'create' || rest.length) throw new Error('the token command is "token create --scope <scope>"');
+    const scope = tokenScopeSchema.safeParse(values.scope);
+    if (!scope.success) throw new Error('--scope must be one of full, readonly, affiliated');
+    return { kind: 'token-create', store, scope: scope.data, name: values.name };
+  }
+  if (command !== undefined) throw new Error(`unknown command "${positionals.join(' ')}"; see --help`);
+  if (!LOG_LEVELS.includes(values['log-level'])) {
+    throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  return {
+    kind: 'serve',
+    port: wholeNumber('port', values.port, 0, 65535),
+    host: values.host,
+    store,
+    logLevel: values['log-level'],
+    config: {
+      ...DEFAULT_CONFIG,
+      offlineAfterSeconds: wholeNumber('offline-after', values['offline-after'], 1, 86400),
+      bodyLimit: wholeNumber('body-limit', values['body-limit'], 1024, 100 * 1024 * 1024),
+    },
+  };
+}

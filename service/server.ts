@@ -1,0 +1,51 @@
+// The service's command line: `npm run service -- --help`.
+import { buildApp } from './app';
+import { ensureToken } from './bootstrap';
+import { HELP, parseCommand, type Command } from './cli-options';
+import { openStore } from './db/open';
+import { hashSecret, newSecret } from './http/auth';
+import { TokenRepository } from './repositories/tokens';
+
+async function run(command: Command): Promise<void> {
+  if (command.kind === 'help') {
+    process.stdout.write(HELP);
+    return;
+  }
+  const db = await openStore(command.store);
+  if (command.kind === 'token-create') {
+    const secret = newSecret();
+    await new TokenRepository(db).create({ scope: command.scope, name: command.name, secretHash: hashSecret(secret) });
+    await db.close();
+    process.stdout.write(`${secret}\n`);
+    return;
+  }
+  const adminToken = process.env.WALLBOARD_ADMIN_TOKEN;
+  if (adminToken) await ensureToken(db, adminToken, 'full', 'WALLBOARD_ADMIN_TOKEN');
+  const app = await buildApp({ db, config: command.config, logger: { level: command.logLevel } });
+  const stop = async (signal: string) => {
+    app.log.info(`${signal}: stopping`);
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', (signal) => void stop(signal));
+  process.once('SIGTERM', (signal) => void stop(signal));
+  await app.listen({ port: command.port, host: command.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : command.port;
+  const where = command.store.databaseUrl ? 'PostgreSQL' : `the embedded store in ${command.store.dataDir}`;
+  // Scripts and tests that start the service on port 0 read the port from this line.
+  process.stdout.write(`Wallboard service listening on http://${command.host}:${port} (${where})\n`);
+}
+
+let command: Command;
+try {
+  command = parseCommand(process.argv.slice(2));
+} catch (error) {
+  console.error(`wallboard service: ${(error as Error).message}`);
+  process.exit(2);
+}
+run(command).catch((error: unknown) => {
+  console.error(`wallboard service: ${(error as Error).message}`);
+  process.exit(1);
+});
