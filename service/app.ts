@@ -18,7 +18,7 @@ import {
 import type { Database } from './db/database';
 import { installAuth } from './http/auth-hook';
 import { installErrorHandling } from './http/errors';
-import { attachRealtime } from './realtime/hub';
+import { attachRealtime, type Hub } from './realtime/hub';
 import { boardRoutes } from './routes/boards';
 import { channelRoutes } from './routes/channels';
 import { deviceRoutes } from './routes/devices';
@@ -38,7 +38,11 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-export type App = FastifyInstance & { wallboard: ServiceContext };
+export type App = FastifyInstance & {
+  wallboard: ServiceContext;
+  /** The socket.io server devices connect to. */
+  realtime: Hub;
+};
 
 const ROUTES = [
   healthRoutes,
@@ -94,6 +98,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   await ensureDefaultChannel(options.db);
   for (const routes of ROUTES) await app.register(routes(ctx));
-  attachRealtime(app, ctx);
-  return Object.assign(app, { wallboard: ctx }) as unknown as App;
+  const realtime = attachRealtime(app, ctx);
+  return Object.assign(app, { wallboard: ctx, realtime }) as unknown as App;
 }

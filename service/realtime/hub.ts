@@ -21,12 +21,16 @@ interface SocketData {
 }
 
 type DeviceSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-type Hub = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type Hub = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
 /** More missed events than this and the device is told to resync instead. */
 const REPLAY_LIMIT = 1000;
 const PRUNE_INTERVAL_MS = 60_000;
-const STRUCTURAL: ReadonlySet<RealtimeEvent['type']> = new Set(['device.changed', 'playlist.changed', 'board.changed']);
+const STRUCTURAL: ReadonlySet<RealtimeEvent['type']> = new Set([
+  'device.changed',
+  'playlist.changed',
+  'board.changed',
+]);
 
 function secretOf(socket: DeviceSocket): string | null {
   const auth = socket.handshake.auth as { token?: unknown };
@@ -109,7 +113,9 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
   let pruner: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     pruner = setInterval(() => {
-      log.prune(ctx.config.eventRetention).catch((error: unknown) => app.log.error({ err: error }, 'prune failed'));
+      log
+        .prune(ctx.config.eventRetention)
+        .catch((error: unknown) => app.log.error({ err: error }, 'prune failed'));
     }, PRUNE_INTERVAL_MS);
     pruner.unref();
   });

@@ -1,0 +1,290 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { BridgeMessage } from '../shared/bridge';
+import type { HelloAck } from '../shared/events';
+import { DeviceAgent, type MediaStore } from './agent';
+import type { AgentConfig } from './config';
+import { FakeService, sampleBoard, samplePlaylist } from './testing/fake-service';
+import { FakeClock, FakeSocket, fixedSystem, MemoryStore, recordingLogger } from './testing/fakes';
+
+const config: AgentConfig = {
+  server: 'http://service.test',
+  token: 'secret',
+  tag: 'lobby',
+  name: 'Lobby',
+  heartbeatSeconds: 30,
+  cacheDir: '/unused',
+  cacheLimitBytes: 1e9,
+};
+
+const noMedia: MediaStore = {
+  load: async () => undefined,
+  ensure: async () => 'x',
+  has: () => false,
+  nameOf: () => 'x',
+  usage: () => ({ bytes: 0, items: 0 }),
+};
+
+let clock: FakeClock;
+let service: FakeService;
+let store: MemoryStore;
+let socket: FakeSocket;
+let log: ReturnType<typeof recordingLogger>;
+let messages: BridgeMessage[];
+let random: number;
+
+const resyncAck = (id = 10): HelloAck => ({ resync: true, events: [], last_event_id: id });
+
+function makeAgent(): DeviceAgent {
+  const agent = new DeviceAgent(
+    {
+      fetch: service.fetch,
+      connectRealtime: () => socket,
+      clock,
+      store,
+      system: fixedSystem,
+      media: noMedia,
+      log,
+      random: () => random,
+      appVersion: '1.2.3',
+      mediaBaseUrl: '/media/',
+    },
+    config,
+  );
+  agent.onMessage((message) => messages.push(message));
+  return agent;
+}
+
+beforeEach(() => {
+  clock = new FakeClock();
+  clock.current = Date.parse('2026-11-21T08:00:00Z');
+  service = new FakeService(() => clock.now());
+  store = new MemoryStore();
+  socket = new FakeSocket(() => resyncAck());
+  log = recordingLogger();
+  messages = [];
+  random = 0.5;
+});
+
+describe('registration', () => {
+  it('creates the device when the service does not know its tag, and stores the identity', async () => {
+    const agent = makeAgent();
+    await agent.start();
+    socket.fire('connect');
+    await clock.advance(0);
+    expect(service.count('POST', '/devices')).toBeGreaterThanOrEqual(1);
+    expect(service.calls.find((c) => c.method === 'POST' && c.path === '/devices')?.body).toMatchObject({
+      tag: 'lobby',
+      name: 'Lobby',
+    });
+    expect(await store.read('identity')).toEqual({ tag: 'lobby', id: 'dev_lobby' });
+    await agent.stop();
+  });
+
+  it('finds itself by tag when it exists, without creating anything', async () => {
+    service.addDevice('lobby');
+    const agent = makeAgent();
+    await agent.start();
+    socket.fire('connect');
+    await clock.advance(0);
+    expect(service.calls.filter((c) => c.method === 'POST' && c.path === '/devices')).toEqual([]);
+    expect(socket.hellos).toEqual([{ tag: 'lobby', lastEventId: null }]);
+    await agent.stop();
+  });
+});
+
+describe('heartbeats', () => {
+  it('beats at once, then every interval with jitter', async () => {
+    service.addDevice('lobby');
+    const agent = makeAgent();
+    const start = clock.now();
+    await agent.start();
+    random = 0; // the shortest jitter: 90% of the interval
+    await clock.advance(100_000);
+    const beats = service.calls.filter((c) => c.path === '/devices/lobby/heartbeat').map((c) => c.at - start);
+    expect(beats).toEqual([0, 27_000, 54_000, 81_000]);
+    expect(service.calls.find((c) => c.path === '/devices/lobby/heartbeat')?.body).toMatchObject({
+      app_version: '1.2.3',
+      os: 'Test OS 1',
+      display: { width: 1920, height: 1080 },
+      cache: { bytes: 0, items: 0 },
+      showing: 'waiting',
+    });
+    await agent.stop();
+  });
+
+  it('carries what is on screen and the recoveries since the last beat, once', async () => {
+    service.addDevice('lobby');
+    const agent = makeAgent();
+    await agent.start();
+    agent.reportShowing({ showing: 'board:b1' });
+    agent.recordRecovery('renderer reloaded after a crash');
+    await clock.advance(30_000);
+    await clock.advance(30_000);
+    const bodies = service.calls.filter((c) => c.path.endsWith('/heartbeat')).map((c) => c.body);
+    expect(bodies[1]).toMatchObject({ showing: 'board:b1', recoveries: ['renderer reloaded after a crash'] });
+    expect(bodies[2]).toMatchObject({ recoveries: [] });
+    await agent.stop();
+  });
+
+  it('says it is going offline when stopped', async () => {
+    service.addDevice('lobby');
+    const agent = makeAgent();
+    await agent.start();
+    socket.fire('connect');
+    await clock.advance(0);
+    await agent.stop();
+    expect(service.count('POST', '/devices/lobby/offline')).toBe(1);
+    expect(socket.closed).toBe(true);
+  });
+});
+
+describe('catching up', () => {
+  it('retries with growing, capped delays while the service fails', async () => {
+    service.failWith = 503;
+    const agent = makeAgent();
+    await agent.start();
+    random = 1;
+    socket.fire('connect');
+    await clock.advance(200_000);
+    const starts = service.calls
+      .filter((c) => c.method === 'GET' && c.path === '/devices/lobby')
+      .map((c) => c.at);
+    const gaps = starts.slice(1).map((at, i) => at - (starts[i] as number));
+    expect(gaps.slice(0, 6)).toEqual([1000, 2000, 4000, 8000, 16_000, 32_000]);
+    expect(Math.max(...gaps)).toBe(60_000);
+    service.failWith = null;
+    service.addDevice('lobby');
+    await clock.advance(60_000);
+    expect(agent.getState().online).toBe(true);
+    await agent.stop();
+  });
+
+  it('syncs the playlist and its boards when told to resync', async () => {
+    service.addDevice('lobby', 'p1');
+    service.playlists.set('p1', samplePlaylist('p1', ['b1', 'b2', 'b1']));
+    service.exports.set('b1', sampleBoard('One', 'cpu', 1));
+    service.exports.set('b2', sampleBoard('Two', 'mem', 2));
+    const agent = makeAgent();
+    await agent.start();
+    socket.fire('connect');
+    await clock.advance(0);
+    const state = agent.getState();
+    expect(state).toMatchObject({ online: true, stale: false, playlist: { id: 'p1' } });
+    expect(Object.keys(state.boards).sort()).toEqual(['b1', 'b2']);
+    expect(service.count('GET', '/boards/b1/export')).toBe(1);
+    expect(messages.at(-1)).toMatchObject({ kind: 'state' });
+    await agent.stop();
+  });
+
+  it('applies metrics events to the boards and forwards them, ignoring repeats', async () => {
+    service.addDevice('lobby', 'p1');
+    service.playlists.set('p1', samplePlaylist('p1', ['b1']));
+    service.exports.set('b1', sampleBoard('One', 'cpu', 1));
+    const agent = makeAgent();
+    await agent.start();
+    socket.fire('connect');
+    await clock.advance(0);
+    socket.push({ id: 11, type: 'metrics.changed', flow_id: 'f', flow_tag: 'cpu', data: { value: 42 } });
+    socket.push({ id: 11, type: 'metrics.changed', flow_id: 'f', flow_tag: 'cpu', data: { value: 0 } });
+    expect(agent.getState().boards.b1?.widgets[0]?.flow.data).toEqual({ value: 42 });
+    expect(messages.filter((m) => m.kind === 'metrics')).toEqual([
+      { kind: 'metrics', flow_tag: 'cpu', data: { value: 42 } },
+    ]);
+    await agent.stop();
+  });
+
+  it('resyncs once after a burst of structural events', async () => {
+    service.addDevice('lobby', 'p1');
+    service.playlists.set('p1', samplePlaylist('p1', ['b1']));
+    service.exports.set('b1', sampleBoard('One', 'cpu', 1));
+    const agent = makeAgent();
+    await agent.start();
+    socket.fire('connect');
+    await clock.advance(0);
+    service.playlists.set('p1', samplePlaylist('p1', ['b1', 'b2']));
+    service.exports.set('b2', sampleBoard('Two', 'mem', 2));
+    socket.push({ id: 11, type: 'playlist.changed', playlist_id: 'p1' });
+    socket.push({ id: 12, type: 'board.changed', board_id: 'b1' });
+    await clock.advance(1000);
+    expect(service.count('GET', '/playlists/p1')).toBe(2);
+    expect(Object.keys(agent.getState().boards).sort()).toEqual(['b1', 'b2']);
+    await agent.stop();
+  });
+
+  it('keeps the last good state when the service answers something invalid', async () => {
+    service.addDevice('lobby', 'p1');
+    service.playlists.set('p1', samplePlaylist('p1', ['b1']));
+    service.exports.set('b1', sampleBoard('One', 'cpu', 1));
+    const agent = makeAgent();
+    await agent.start();
+    socket.fire('connect');
+    await clock.advance(0);
+    service.exports.set('b1', { name: 'broken', widgets: 'nope' });
+    socket.push({ id: 11, type: 'board.changed', board_id: 'b1' });
+    await clock.advance(1000);
+    expect(agent.getState().boards.b1?.name).toBe('One');
+    expect(log.lines.some((l) => l.includes('does not fit the contract'))).toBe(true);
+    await agent.stop();
+  });
+
+  it('replays missed events after a reconnection instead of resyncing', async () => {
+    service.addDevice('lobby', 'p1');
+    service.playlists.set('p1', samplePlaylist('p1', ['b1']));
+    service.exports.set('b1', sampleBoard('One', 'cpu', 1));
+    const agent = makeAgent();
+    await agent.start();
+    socket.fire('connect');
+    await clock.advance(0);
+    socket.fire('disconnect', 'transport close');
+    expect(agent.getState()).toMatchObject({ online: false, stale: true });
+    const notification = {
+      id: 'n1',
+      channel_id: 'ch_default',
+      title: 'Missed',
+      message: 'while away',
+      icon: null,
+      duration: 10,
+      sound_url: null,
+      created_at: '2026-11-21T08:00:00.000Z',
+    };
+    socket.answer = () => ({
+      resync: false,
+      last_event_id: 12,
+      events: [
+        { id: 11, type: 'notification.created', notification },
+        { id: 12, type: 'metrics.changed', flow_id: 'f', flow_tag: 'cpu', data: { value: 7 } },
+      ],
+    });
+    socket.fire('connect');
+    await clock.advance(0);
+    expect(socket.hellos.at(-1)).toEqual({ tag: 'lobby', lastEventId: 10 });
+    expect(messages.some((m) => m.kind === 'notification' && m.notification.title === 'Missed')).toBe(true);
+    expect(agent.getState()).toMatchObject({ online: true, stale: false });
+    expect(agent.getState().boards.b1?.widgets[0]?.flow.data).toEqual({ value: 7 });
+    expect(service.count('GET', '/playlists/p1')).toBe(1);
+    await agent.stop();
+  });
+});
+
+describe('offline', () => {
+  it('plays the last good state from its store when the service is unreachable at start', async () => {
+    service.addDevice('lobby', 'p1');
+    service.playlists.set('p1', samplePlaylist('p1', ['b1']));
+    service.exports.set('b1', sampleBoard('One', 'cpu', 1));
+    const first = makeAgent();
+    await first.start();
+    socket.fire('connect');
+    await clock.advance(0);
+    await first.stop();
+
+    service.down = true;
+    socket = new FakeSocket(() => resyncAck());
+    messages = [];
+    const second = makeAgent();
+    await second.start();
+    expect(second.getState()).toMatchObject({ online: false, stale: true, playlist: { id: 'p1' } });
+    expect(second.getState().boards.b1?.name).toBe('One');
+    expect(messages[0]).toMatchObject({ kind: 'state', state: { stale: true } });
+    await second.stop();
+  });
+});

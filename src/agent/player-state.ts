@@ -1,0 +1,57 @@
+import type { BoardExport } from '../shared/board-export';
+import type { PlayerState } from '../shared/bridge';
+import type { MetricsData } from '../shared/metrics';
+import type { Playlist } from '../shared/playlist';
+
+export function emptyState(device: { tag: string; name: string }): PlayerState {
+  return { device, online: false, stale: true, last_sync: null, playlist: null, boards: {}, media: {} };
+}
+
+/** The state with a flow's new metrics written into every widget that shows it. */
+export function applyMetrics(state: PlayerState, flowTag: string, data: MetricsData): PlayerState {
+  let changed = false;
+  const boards: Record<string, BoardExport> = {};
+  for (const [id, board] of Object.entries(state.boards)) {
+    if (!board.widgets.some((widget) => widget.flow.tag === flowTag)) {
+      boards[id] = board;
+      continue;
+    }
+    changed = true;
+    boards[id] = {
+      ...board,
+      widgets: board.widgets.map((widget) =>
+        widget.flow.tag === flowTag ? { ...widget, flow: { ...widget.flow, data } } : widget,
+      ),
+    };
+  }
+  return changed ? { ...state, boards } : state;
+}
+
+export function boardIdsOf(playlist: Playlist | null): string[] {
+  if (!playlist) return [];
+  return [...new Set(playlist.items.flatMap((item) => (item.type === 'board' ? [item.board_id] : [])))];
+}
+
+function widgetMedia(board: BoardExport): string[] {
+  return board.widgets.flatMap((widget) => {
+    const data = widget.flow.data;
+    const urls =
+      widget.variant === 'image'
+        ? [data.url]
+        : widget.variant === 'video'
+          ? [data.mp4, data.webm, data.ogg, data.poster]
+          : [];
+    return urls.filter((url): url is string => typeof url === 'string');
+  });
+}
+
+/** Every remote file the state will need on screen: playlist media, board backgrounds, image and video widgets. */
+export function mediaUrlsOf(state: Pick<PlayerState, 'playlist' | 'boards'>): string[] {
+  const urls = new Set<string>();
+  for (const item of state.playlist?.items ?? []) if (item.type !== 'board') urls.add(item.url);
+  for (const board of Object.values(state.boards)) {
+    if (board.background_url) urls.add(board.background_url);
+    for (const url of widgetMedia(board)) urls.add(url);
+  }
+  return [...urls].filter((url) => /^https?:\/\//.test(url));
+}

@@ -1,0 +1,110 @@
+import type { HelloAck, RealtimeEvent } from '../../shared/events';
+import type {
+  Clock,
+  KeyValueStore,
+  Logger,
+  RealtimeSocket,
+  RealtimeSocketEvents,
+  SystemInfo,
+  TimerHandle,
+} from '../ports';
+
+/** Time that moves only when a test says so; timers run in order as it passes. */
+export class FakeClock implements Clock {
+  current = 0;
+  private timers: { at: number; seq: number; run: () => void; cancelled: boolean }[] = [];
+  private seq = 0;
+
+  now(): number {
+    return this.current;
+  }
+
+  setTimeout(run: () => void, ms: number): TimerHandle {
+    const timer = { at: this.current + ms, seq: this.seq++, run, cancelled: false };
+    this.timers.push(timer);
+    return { cancel: () => (timer.cancelled = true) };
+  }
+
+  /** Moves time forward by `ms`, running every timer due on the way (and what their promises do). */
+  async advance(ms: number): Promise<void> {
+    const target = this.current + ms;
+    for (;;) {
+      await settle();
+      const due = this.timers
+        .filter((t) => !t.cancelled && t.at <= target)
+        .sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
+      if (!due) break;
+      this.timers = this.timers.filter((t) => t !== due);
+      this.current = due.at;
+      due.run();
+    }
+    this.current = target;
+    await settle();
+  }
+}
+
+/** Lets pending promise chains (fake I/O) run to their end. */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+export class MemoryStore implements KeyValueStore {
+  readonly data = new Map<string, unknown>();
+  async read(key: string): Promise<unknown> {
+    return structuredClone(this.data.get(key));
+  }
+  async write(key: string, value: unknown): Promise<void> {
+    this.data.set(key, structuredClone(value));
+  }
+}
+
+export class FakeSocket implements RealtimeSocket {
+  readonly hellos: { tag: string; lastEventId: number | null }[] = [];
+  closed = false;
+  private readonly listeners = new Map<string, ((...args: never[]) => void)[]>();
+
+  constructor(public answer: (lastEventId: number | null) => HelloAck) {}
+
+  on<E extends keyof RealtimeSocketEvents>(event: E, listener: RealtimeSocketEvents[E]): void {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener as never]);
+  }
+
+  async hello(tag: string, lastEventId: number | null): Promise<HelloAck> {
+    this.hellos.push({ tag, lastEventId });
+    return this.answer(lastEventId);
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+
+  fire<E extends keyof RealtimeSocketEvents>(event: E, ...args: Parameters<RealtimeSocketEvents[E]>): void {
+    for (const listener of this.listeners.get(event) ?? []) (listener as (...a: unknown[]) => void)(...args);
+  }
+
+  push(event: RealtimeEvent): void {
+    this.fire('event', event);
+  }
+}
+
+export const fixedSystem: SystemInfo = {
+  machineId: async () => 'ABCDEF0123456789',
+  hostname: async () => 'test-host',
+  snapshot: async () => ({
+    os: 'Test OS 1',
+    cpu_load: 5,
+    memory: { total_bytes: 1000, used_bytes: 500 },
+    uptime_seconds: 60,
+    display: { width: 1920, height: 1080 },
+  }),
+};
+
+export function recordingLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (m) => lines.push(`info ${m}`),
+    warn: (m) => lines.push(`warn ${m}`),
+    error: (m) => lines.push(`error ${m}`),
+  };
+}
