@@ -1,8 +1,31 @@
+import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'service/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', '*.test.ts'],
-    environment: 'node',
+    projects: [
+      {
+        test: {
+          name: 'node',
+          include: ['src/**/*.test.ts', 'service/**/*.test.ts', '*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        // Renderer components in a real Chromium (Debian's), not a DOM imitation.
+        test: {
+          name: 'renderer',
+          include: ['renderer/**/*.test.{ts,tsx}'],
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({ launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+    ],
   },
 });
