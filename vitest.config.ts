@@ -1,6 +1,6 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 
 export default defineConfig({
   test: {
@@ -10,6 +10,9 @@ export default defineConfig({
           name: 'node',
           include: ['src/**/*.test.ts', 'service/**/*.test.ts', '*.test.ts'],
           environment: 'node',
+          // Each service test file starts an embedded PostgreSQL (a few seconds, more on a busy machine).
+          hookTimeout: 60_000,
+          testTimeout: 30_000,
         },
       },
       {

@@ -70,7 +70,8 @@ export function parseCommand(argv: string[]): Command {
   }
   const [command, sub, ...rest] = positionals;
   if (command === 'token') {
-    if (sub !== 'create' || rest.length) throw new Error('the token command is "token create --scope <scope>"');
+    if (sub !== 'create' || rest.length)
+      throw new Error('the token command is "token create --scope <scope>"');
     const scope = tokenScopeSchema.safeParse(values.scope);
     if (!scope.success) throw new Error('--scope must be one of full, readonly, affiliated');
     return { kind: 'token-create', store, scope: scope.data, name: values.name };

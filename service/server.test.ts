@@ -17,7 +17,9 @@ afterEach(async () => {
 });
 
 async function start(extra: string[] = []): Promise<ServiceProcess> {
-  const service = await spawnService(['--port', '0', '--data', dataDir, ...extra], { WALLBOARD_ADMIN_TOKEN: ADMIN });
+  const service = await spawnService(['--port', '0', '--data', dataDir, ...extra], {
+    WALLBOARD_ADMIN_TOKEN: ADMIN,
+  });
   running.push(service);
   return service;
 }
@@ -47,7 +49,9 @@ describe('the service process', () => {
     await first.stop('SIGKILL');
 
     const second = await start();
-    const names = ((await (await get(second, '/account/tokens')).json()) as { name: string }[]).map((t) => t.name);
+    const names = ((await (await get(second, '/account/tokens')).json()) as { name: string }[]).map(
+      (t) => t.name,
+    );
     expect(names).toContain('survivor');
     expect((await get(second, '/account/tokens', token)).status).toBe(200);
   }, 60_000);
@@ -69,7 +73,14 @@ describe('the service process', () => {
 
   it('explains bad options and lists every option in --help', async () => {
     const help = await runServiceCommand(['--help']);
-    for (const option of ['--port', '--host', '--data', '--database-url', '--offline-after', 'token create']) {
+    for (const option of [
+      '--port',
+      '--host',
+      '--data',
+      '--database-url',
+      '--offline-after',
+      'token create',
+    ]) {
       expect(help.stdout).toContain(option);
     }
     const bad = await runServiceCommand(['--port', 'eighty']);

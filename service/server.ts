@@ -14,7 +14,11 @@ async function run(command: Command): Promise<void> {
   const db = await openStore(command.store);
   if (command.kind === 'token-create') {
     const secret = newSecret();
-    await new TokenRepository(db).create({ scope: command.scope, name: command.name, secretHash: hashSecret(secret) });
+    await new TokenRepository(db).create({
+      scope: command.scope,
+      name: command.name,
+      secretHash: hashSecret(secret),
+    });
     await db.close();
     process.stdout.write(`${secret}\n`);
     return;

@@ -15,7 +15,10 @@ export interface ServiceProcess {
 }
 
 /** Starts `service/server.ts` as its own process and waits for its "listening on" line. */
-export async function spawnService(args: string[], env: Record<string, string> = {}): Promise<ServiceProcess> {
+export async function spawnService(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [...NODE_ARGS, '--log-level', 'warn', ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -46,8 +49,13 @@ export async function spawnService(args: string[], env: Record<string, string> =
 }
 
 /** Runs the service's command line to its end and returns what it printed. */
-export async function runServiceCommand(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [...NODE_ARGS, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function runServiceCommand(
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [...NODE_ARGS, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -22,3 +22,12 @@ export function pgErrorCode(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Runs `work` in a transaction of `db`; when `db` already is one (a repository built on a
+ * transaction's handle), inside it. Repositories take either, so an import can run several of
+ * them in one transaction.
+ */
+export function transact<T>(db: Queryable | Database, work: (tx: Queryable) => Promise<T>): Promise<T> {
+  return 'transaction' in db ? db.transaction(work) : work(db);
+}

@@ -41,9 +41,13 @@ const FASTIFY_ERRORS: Record<string, [number, string]> = {
 
 function validationIssues(error: FastifyError): FieldIssue[] {
   const part = error.validationContext ?? 'body';
-  return (error.validation ?? []).map((issue) => {
-    const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
-    return { path: path ? `${part}.${path}` : part, message: issue.message ?? 'is invalid' };
+  return (error.validation ?? []).flatMap((issue) => {
+    const path = [part, ...issue.instancePath.split('/').filter(Boolean)];
+    const keys = (issue.params as { keys?: unknown }).keys;
+    if (issue.keyword === 'unrecognized_keys' && Array.isArray(keys)) {
+      return keys.map((key) => ({ path: [...path, String(key)].join('.'), message: 'is not a known field' }));
+    }
+    return [{ path: path.join('.'), message: issue.message ?? 'is invalid' }];
   });
 }
 

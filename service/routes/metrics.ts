@@ -1,6 +1,213 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { tagSchema } from '../../src/shared/common';
+import { flowSchema } from '../../src/shared/flow';
+import { toFieldIssues, type FieldIssue } from '../../src/shared/issues';
+import { metricsDataSchema, parseMetrics, type MetricsData } from '../../src/shared/metrics';
 import type { ServiceContext } from '../context';
+import { HttpError } from '../http/errors';
+import {
+  FlowRepository,
+  type MetricsCheck,
+  type MetricsWrite,
+  type MetricsWriteResult,
+} from '../repositories/flows';
+import { rooms } from '../realtime/rooms';
 
-export function metricRoutes(_ctx: ServiceContext): FastifyPluginAsyncZod {
-  return async () => undefined;
+const tagParams = z.object({ tag: tagSchema });
+
+const issueSchema = z.object({ path: z.string(), message: z.string() });
+
+const batchBody = z.strictObject({
+  /** Checked flow by flow below, so that one bad entry does not refuse the others. */
+  data: z.record(z.string(), z.unknown(), { error: 'must be an object of flow tags' }),
+});
+
+const batchAnswer = z.object({
+  updated: z.array(z.string()),
+  skipped: z.array(z.string()),
+  errors: z.array(z.object({ tag: z.string(), details: z.array(issueSchema) })),
+});
+type BatchAnswer = z.infer<typeof batchAnswer>;
+
+/** A POST without a body arrives as null: it means `errored: true`. */
+const errorBody = z.strictObject({ errored: z.boolean().default(true) }).nullish();
+
+function prefixed(issues: FieldIssue[], prefix: string): FieldIssue[] {
+  return issues.map(({ path, message }) => ({ path: path ? `${prefix}.${path}` : prefix, message }));
+}
+
+/** Refusals name the field as the request spelt it, under `prefix`. */
+function checkUnder(prefix: string): MetricsCheck {
+  return (variant, data) => {
+    const result = parseMetrics(variant, data);
+    return result.success ? null : prefixed(toFieldIssues(result.error), prefix);
+  };
+}
+
+/** PATCH semantics: top-level keys overwrite, a key set to null is removed. */
+function mergeOf(patch: MetricsData): MetricsWrite {
+  const set: MetricsData = {};
+  const remove: string[] = [];
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) remove.push(key);
+    else set[key] = value;
+  }
+  return { kind: 'merge', set, remove };
+}
+
+const writeOf = (kind: 'replace' | 'merge', data: MetricsData): MetricsWrite =>
+  kind === 'replace' ? { kind, data } : mergeOf(data);
+
+export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
+  const flows = new FlowRepository(ctx.db);
+
+  const write = async (tag: string, change: MetricsWrite, prefix: string): Promise<MetricsWriteResult> => {
+    const result = await flows.writeData(tag, change, ctx.clock.now(), checkUnder(prefix));
+    if (result.status === 'updated') {
+      await ctx.events.publish(
+        { type: 'metrics.changed', flow_id: result.id, flow_tag: result.tag, data: result.data },
+        [rooms.flow(result.id)],
+      );
+    }
+    return result;
+  };
+
+  const writeOne = async (tag: string, change: MetricsWrite): Promise<MetricsData> => {
+    const result = await write(tag, change, 'body');
+    if (result.status === 'missing') throw HttpError.notFound(`flow ${tag}`);
+    if (result.status === 'invalid') {
+      throw HttpError.badRequest(
+        `the data does not fit a flow of variant "${result.variant}"`,
+        result.details,
+      );
+    }
+    return result.data;
+  };
+
+  const writeMany = async (entries: Record<string, unknown>, kind: 'replace' | 'merge') => {
+    const answer: BatchAnswer = { updated: [], skipped: [], errors: [] };
+    for (const [tag, value] of Object.entries(entries)) {
+      const prefix = `body.data.${tag}`;
+      const shape = metricsDataSchema.safeParse(value);
+      if (!shape.success) {
+        answer.errors.push({ tag, details: prefixed(toFieldIssues(shape.error), prefix) });
+        continue;
+      }
+      const result = await write(tag, writeOf(kind, shape.data), prefix);
+      if (result.status === 'updated') answer.updated.push(tag);
+      else if (result.status === 'missing') answer.skipped.push(tag);
+      else answer.errors.push({ tag, details: result.details });
+    }
+    return answer;
+  };
+
+  return async (app) => {
+    // `/flows/:tag/data` is the path older clients used; same routes, kept for them.
+    for (const [path, legacy] of [
+      ['metrics', false],
+      ['data', true],
+    ] as const) {
+      const url = `/flows/:tag/${path}`;
+      const tags = ['metrics'];
+      app.get(
+        url,
+        {
+          config: { permission: 'read' },
+          schema: {
+            tags,
+            deprecated: legacy,
+            summary: "Returns the flow's metrics, `{}` when it has none yet",
+            params: tagParams,
+            response: { 200: metricsDataSchema },
+          },
+        },
+        async (request) => {
+          const data = await flows.readData(request.params.tag);
+          if (!data) throw HttpError.notFound(`flow ${request.params.tag}`);
+          return data;
+        },
+      );
+
+      app.put(
+        url,
+        {
+          config: { permission: 'metrics:write' },
+          schema: {
+            tags,
+            deprecated: legacy,
+            summary: "Replaces the flow's metrics, checked against its variant",
+            params: tagParams,
+            body: metricsDataSchema,
+            response: { 200: metricsDataSchema },
+          },
+        },
+        async (request) => writeOne(request.params.tag, writeOf('replace', request.body)),
+      );
+
+      app.patch(
+        url,
+        {
+          config: { permission: 'metrics:write' },
+          schema: {
+            tags,
+            deprecated: legacy,
+            summary: 'Merges top-level keys into the metrics (null removes a key); the result is checked',
+            params: tagParams,
+            body: metricsDataSchema,
+            response: { 200: metricsDataSchema },
+          },
+        },
+        async (request) => writeOne(request.params.tag, writeOf('merge', request.body)),
+      );
+    }
+
+    app.post(
+      '/metrics',
+      {
+        config: { permission: 'metrics:write' },
+        schema: {
+          tags: ['metrics'],
+          summary: 'Replaces the metrics of many flows at once: `{"data": {"<tag>": {...}}}`',
+          body: batchBody,
+          response: { 200: batchAnswer },
+        },
+      },
+      async (request) => writeMany(request.body.data, 'replace'),
+    );
+
+    app.patch(
+      '/metrics',
+      {
+        config: { permission: 'metrics:write' },
+        schema: {
+          tags: ['metrics'],
+          summary: 'Merges into the metrics of many flows at once',
+          body: batchBody,
+          response: { 200: batchAnswer },
+        },
+      },
+      async (request) => writeMany(request.body.data, 'merge'),
+    );
+
+    app.post(
+      '/flows/:tag/error',
+      {
+        config: { permission: 'metrics:write' },
+        schema: {
+          tags: ['metrics'],
+          summary: 'Marks the flow errored (`{"errored": false}` clears it)',
+          params: tagParams,
+          body: errorBody,
+          response: { 200: flowSchema },
+        },
+      },
+      async (request) => {
+        const flow = await flows.setErrored(request.params.tag, request.body?.errored ?? true);
+        if (!flow) throw HttpError.notFound(`flow ${request.params.tag}`);
+        await ctx.events.publish({ type: 'flow.changed', flow_id: flow.id }, [rooms.flow(flow.id)]);
+        return flow;
+      },
+    );
+  };
 }

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { idSchema, tagSchema } from './common';
-import type { heartbeatSchema } from './device';
 import { metricsDataSchema } from './metrics';
 import { notificationSchema } from './notification';
 

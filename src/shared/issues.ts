@@ -6,11 +6,17 @@ export interface FieldIssue {
   message: string;
 }
 
+const UNKNOWN_FIELD = 'is not a known field';
+
+/** One issue per field; an object with unknown keys gives one issue naming each key. */
 export function toFieldIssues(error: z.ZodError): FieldIssue[] {
-  return error.issues.map((issue) => ({
-    path: issue.path.map(String).join('.'),
-    message: issue.message,
-  }));
+  return error.issues.flatMap((issue) => {
+    const path = issue.path.map(String);
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ path: [...path, key].join('.'), message: UNKNOWN_FIELD }));
+    }
+    return [{ path: path.join('.'), message: issue.message }];
+  });
 }
 
 /** "title: must be at most 255 characters; duration: ..." for logs and thrown errors. */

@@ -78,6 +78,9 @@ describe('notification creation', () => {
   });
 
   it('names unknown fields', () => {
-    expect(issuesOf({ title: 't', message: 'm', colour: 'red' })[0]?.message).toMatch(/colour/);
+    expect(issuesOf({ title: 't', message: 'm', colour: 'red', shade: 1 })).toEqual([
+      { path: 'colour', message: 'is not a known field' },
+      { path: 'shade', message: 'is not a known field' },
+    ]);
   });
 });
