@@ -1,0 +1,125 @@
+import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { KeyValueStore } from './ports';
+
+const KEY = /^[a-z0-9-]+$/;
+
+/** Called when a key was read from its backup because the main file was missing or damaged. */
+export type RecoveryListener = (key: string, reason: string) => void;
+
+type Loaded = { ok: true; value: unknown; text: string } | { ok: false; reason: string };
+
+/**
+ * Small JSON documents, one file per key, that survive a power cut at any moment: a write goes to a
+ * temporary file that is flushed to disk before it replaces the old one, and the last good version
+ * is kept as `<key>.json.bak` for when the main file still ends up damaged (a filesystem that lost
+ * the flushed data, a disk going bad, someone editing it by hand).
+ */
+export class FileStore implements KeyValueStore {
+  private made: Promise<void> | null = null;
+  /** Writes of one key queue behind each other: they share the key's temporary files. */
+  private readonly writes = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly dir: string,
+    private readonly onRecovered?: RecoveryListener,
+  ) {}
+
+  async read(key: string): Promise<unknown> {
+    const file = this.fileOf(key);
+    const main = await load(file);
+    if (main.ok) return main.value;
+    const backup = await load(`${file}.bak`);
+    if (!backup.ok) return undefined;
+    this.onRecovered?.(key, main.reason);
+    return backup.value;
+  }
+
+  async write(key: string, value: unknown): Promise<void> {
+    const file = this.fileOf(key);
+    const text = JSON.stringify(value);
+    // JSON.stringify gives undefined for undefined, functions and symbols: nothing could be read back.
+    if (typeof text !== 'string')
+      throw new TypeError(`store key "${key}": the value cannot be stored as JSON`);
+    const previous = this.writes.get(key) ?? Promise.resolve();
+    const next = previous.then(() => this.replace(file, text));
+    const settled = next.catch(() => undefined);
+    this.writes.set(key, settled);
+    void settled.then(() => {
+      if (this.writes.get(key) === settled) this.writes.delete(key);
+    });
+    return next;
+  }
+
+  private async replace(file: string, text: string): Promise<void> {
+    await this.ensureDir();
+    const current = await load(file);
+    // Only a readable file becomes the backup: a damaged one must not push out the last good copy.
+    if (current.ok) await writeDurably(`${file}.bak`, current.text);
+    await writeDurably(file, text);
+    await syncDir(this.dir);
+  }
+
+  private fileOf(key: string): string {
+    if (!KEY.test(key))
+      throw new Error(`invalid store key "${key}": use lower-case letters, digits and dashes`);
+    return join(this.dir, `${key}.json`);
+  }
+
+  private ensureDir(): Promise<void> {
+    this.made ??= mkdir(this.dir, { recursive: true }).then(
+      () => undefined,
+      (error: unknown) => {
+        this.made = null;
+        throw error;
+      },
+    );
+    return this.made;
+  }
+}
+
+async function load(file: string): Promise<Loaded> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if (isMissing(error)) return { ok: false, reason: 'missing' };
+    return { ok: false, reason: `unreadable: ${(error as Error).message}` };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text), text };
+  } catch (error) {
+    return { ok: false, reason: `corrupt (${text.length} bytes): ${(error as Error).message}` };
+  }
+}
+
+/** Writes `<file>.tmp`, flushes it to disk, then renames it over `file` so readers see old or new, never half. */
+async function writeDurably(file: string, text: string): Promise<void> {
+  const temp = `${file}.tmp`;
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, file);
+}
+
+/** Makes the renames themselves durable; best effort, since Windows cannot open a folder for syncing. */
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // The data is flushed already; only the rename might be lost, and the backup covers that.
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === 'ENOENT';
+}
