@@ -1,12 +1,47 @@
 import type { WallboardBridge } from '../../src/shared/bridge';
+import { WEB_BRIDGE_PATH } from '../../src/shared/web-bridge-protocol';
+import { connectWebSocketBridge } from './ws-bridge';
 
 declare global {
   interface Window {
-    /** Set by the Electron preload or the web player's bridge script; absent elsewhere. */
+    /** Set by the Electron preload; absent elsewhere. */
     wallboard?: WallboardBridge;
   }
 }
 
-export function findBridge(): WallboardBridge | null {
-  return window.wallboard ?? null;
+/** The web player's bridge socket beside the page, or null for a page not served over HTTP(S). */
+export function webSocketBridgeUrl(location: Pick<Location, 'protocol' | 'host'>): string | null {
+  if (location.protocol === 'http:') return `ws://${location.host}${WEB_BRIDGE_PATH}`;
+  if (location.protocol === 'https:') return `wss://${location.host}${WEB_BRIDGE_PATH}`;
+  return null;
+}
+
+/**
+ * Finds the agent's bridge and calls `show` with what the App should be given, now and whenever
+ * that changes: the Electron preload's bridge; else, for a page served over HTTP(S), the web
+ * player's WebSocket bridge; else null ("no agent"). A web page whose server has no agent behind
+ * it (its first connection fails) is shown null until an agent answers; once one has, the bridge
+ * stays, so a restarting agent does not blank the screen: the bridge reconnects by itself.
+ */
+export function findBridge(show: (bridge: WallboardBridge | null) => void): void {
+  if (window.wallboard) {
+    show(window.wallboard);
+    return;
+  }
+  const url = webSocketBridgeUrl(window.location);
+  if (!url) {
+    show(null);
+    return;
+  }
+  const bridge = connectWebSocketBridge(url);
+  let reached = false;
+  let shown: WallboardBridge | null = bridge;
+  show(bridge);
+  bridge.onConnectionChange((connected) => {
+    reached ||= connected;
+    const next = reached ? bridge : null;
+    if (next === shown) return;
+    shown = next;
+    show(next);
+  });
 }

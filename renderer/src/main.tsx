@@ -1,3 +1,4 @@
+import './zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
@@ -7,8 +8,11 @@ import './styles.css';
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
-createRoot(container).render(
-  <StrictMode>
-    <App bridge={findBridge()} />
-  </StrictMode>,
+const root = createRoot(container);
+findBridge((bridge) =>
+  root.render(
+    <StrictMode>
+      <App bridge={bridge} />
+    </StrictMode>,
+  ),
 );

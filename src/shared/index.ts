@@ -14,4 +14,5 @@ export * from './playlist';
 export * from './theme';
 export * from './token';
 export * from './variants';
+export * from './web-bridge-protocol';
 export * from './widget';

@@ -1,17 +1,125 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
+import { pipeline } from 'node:stream';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.mp4': 'video/mp4',
+  '.m4v': 'video/mp4',
+  '.webm': 'video/webm',
+  '.ogv': 'video/ogg',
+  '.mov': 'video/quicktime',
+  '.mp3': 'audio/mpeg',
+  '.m4a': 'audio/mp4',
+  '.ogg': 'audio/ogg',
+  '.oga': 'audio/ogg',
+  '.wav': 'audio/wav',
+  '.pdf': 'application/pdf',
+  '.woff': 'font/woff',
   '.woff2': 'font/woff2',
 };
+
+export function contentTypeOf(path: string): string {
+  return TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+}
+
+export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
+
+type ByteRange = { start: number; end: number } | 'unsatisfiable' | null;
+
+/**
+ * One `bytes=` range (RFC 9110 §14.1.2); null means "send the whole file", which the RFC allows
+ * for anything we do not honour (several ranges, other units, syntax errors).
+ */
+function parseRange(header: string | undefined, size: number): ByteRange {
+  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!match) return null;
+  const [, first = '', last = ''] = match;
+  if (first === '' && last === '') return null;
+  if (first === '') {
+    const suffix = Number(last);
+    return suffix === 0 || size === 0
+      ? 'unsatisfiable'
+      : { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(first);
+  if (last !== '' && Number(last) < start) return null;
+  if (start >= size) return 'unsatisfiable';
+  return { start, end: last === '' ? size - 1 : Math.min(Number(last), size - 1) };
+}
+
+/**
+ * Answers with one regular file, or 404. Honours a single byte range, since <video> seeks with
+ * them and some browsers will not play media from a server that ignores them.
+ */
+export async function sendFile(
+  request: IncomingMessage,
+  response: ServerResponse,
+  file: string,
+  contentType = contentTypeOf(file),
+): Promise<void> {
+  const info = await stat(file).catch(() => null);
+  if (!info?.isFile()) {
+    response.writeHead(404).end();
+    return;
+  }
+  const range = parseRange(request.headers.range, info.size);
+  if (range === 'unsatisfiable') {
+    response.writeHead(416, { 'content-range': `bytes */${info.size}`, 'accept-ranges': 'bytes' }).end();
+    return;
+  }
+  const { start, end } = range ?? { start: 0, end: info.size - 1 };
+  response.writeHead(range ? 206 : 200, {
+    'content-type': contentType,
+    'content-length': String(end - start + 1),
+    'accept-ranges': 'bytes',
+    ...(range ? { 'content-range': `bytes ${start}-${end}/${info.size}` } : {}),
+  });
+  if (request.method === 'HEAD' || info.size === 0) {
+    response.end();
+    return;
+  }
+  // pipeline, not pipe: a client that goes away must not leave the file open.
+  pipeline(createReadStream(file, { start, end }), response, () => undefined);
+}
+
+/** Serves the files under `folder`, with index.html for "/"; nothing outside it. */
+export function folderHandler(folder: string): RequestHandler {
+  const root = normalize(folder + sep);
+  return (request, response) => {
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
+    } catch {
+      response.writeHead(400).end();
+      return;
+    }
+    const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
+    if (!file.startsWith(root) || file.includes('\0')) {
+      response.writeHead(403).end();
+      return;
+    }
+    sendFile(request, response, file).catch(() => {
+      if (!response.headersSent) response.writeHead(500);
+      response.end();
+    });
+  };
+}
 
 export interface StaticServer {
   url: string;
@@ -20,23 +128,7 @@ export interface StaticServer {
 
 /** Serves a built folder; port 0 lets the OS pick one, so parallel runs never collide. */
 export async function serveFolder(folder: string, port = 0, host = '127.0.0.1'): Promise<StaticServer> {
-  const root = normalize(folder + sep);
-  const server: Server = createServer((request, response) => {
-    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
-    const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
-    if (!file.startsWith(root)) {
-      response.writeHead(403).end();
-      return;
-    }
-    stat(file).then(
-      (info) => {
-        if (!info.isFile()) throw new Error('not a file');
-        response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-        createReadStream(file).pipe(response);
-      },
-      () => response.writeHead(404).end(),
-    );
-  });
+  const server: Server = createServer(folderHandler(folder));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, resolve);

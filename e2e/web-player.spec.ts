@@ -1,0 +1,138 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BridgeHost } from '../src/agent/bridge-host';
+import type { BridgeMessage, PlayerState, RendererLog, ShowingReport } from '../src/shared/bridge';
+import { startWebPlayerServer, type WebPlayerServer } from '../src/web-player/web-player-server';
+import { expect, test } from './fixtures';
+
+const RENDERER_DIST = fileURLToPath(new URL('../dist/renderer', import.meta.url));
+
+const lobby: PlayerState = {
+  device: { tag: 'lobby-screen', name: 'Lobby' },
+  online: true,
+  stale: false,
+  last_sync: null,
+  playlist: null,
+  boards: {},
+  media: {},
+};
+
+/** The device agent, as far as the web player sees it. */
+class FakeHost implements BridgeHost {
+  readonly reports: ShowingReport[] = [];
+  readonly logs: RendererLog[] = [];
+  private readonly listeners = new Set<(message: BridgeMessage) => void>();
+  constructor(public state: PlayerState) {}
+  getState(): PlayerState {
+    return this.state;
+  }
+  onMessage(listener: (message: BridgeMessage) => void) {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+  reportShowing(report: ShowingReport): void {
+    this.reports.push(report);
+  }
+  log(entry: RendererLog): void {
+    this.logs.push(entry);
+  }
+  emit(message: BridgeMessage): void {
+    for (const listener of this.listeners) listener(message);
+  }
+}
+
+let mediaDir: string;
+let servers: WebPlayerServer[];
+
+async function startPlayer(host: BridgeHost, port = 0): Promise<WebPlayerServer> {
+  const server = await startWebPlayerServer({ host, rendererDir: RENDERER_DIST, mediaDir, port });
+  servers.push(server);
+  return server;
+}
+
+test.beforeEach(async () => {
+  mediaDir = await mkdtemp(join(tmpdir(), 'web-player-media-'));
+  servers = [];
+});
+
+test.afterEach(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+  await rm(mediaDir, { recursive: true, force: true });
+});
+
+test('the waiting screen names the device the agent reports', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.addInitScript(() => {
+    const violations: string[] = [];
+    Object.assign(window, { cspViolations: violations });
+    document.addEventListener('securitypolicyviolation', (event) =>
+      violations.push(`${event.effectiveDirective} ${event.blockedURI}`),
+    );
+  });
+  const server = await startPlayer(new FakeHost(lobby));
+
+  await page.goto(server.url);
+
+  await expect(page.getByRole('heading', { name: 'Waiting for a playlist' })).toBeVisible();
+  await expect(page.getByTestId('device-tag')).toHaveText('lobby-screen');
+  await expect(page.getByTestId('device-name')).toHaveText('Lobby');
+  expect(errors).toEqual([]);
+  // The server's Content-Security-Policy lets the player load everything it needs, and nothing in
+  // the player tries what it forbids (zod is told not to probe for eval).
+  const violations = await page.evaluate(
+    () => (window as unknown as { cspViolations: string[] }).cspViolations,
+  );
+  expect(violations).toEqual([]);
+});
+
+test('a state pushed by the agent replaces the one on screen', async ({ page }) => {
+  const host = new FakeHost(lobby);
+  const server = await startPlayer(host);
+  await page.goto(server.url);
+  await expect(page.getByTestId('device-name')).toHaveText('Lobby');
+
+  host.emit({ kind: 'state', state: { ...lobby, device: { tag: 'hall-screen', name: 'Main hall' } } });
+
+  await expect(page.getByTestId('device-tag')).toHaveText('hall-screen');
+  await expect(page.getByTestId('device-name')).toHaveText('Main hall');
+});
+
+test('the page logs to the agent when the agent sends something invalid', async ({ page }) => {
+  const host = new FakeHost(lobby);
+  const server = await startPlayer(host);
+  await page.goto(server.url);
+  await expect(page.getByTestId('device-name')).toHaveText('Lobby');
+
+  host.emit({ kind: 'state', state: { ...lobby, device: { tag: '', name: 'Nameless' } } });
+
+  await expect
+    .poll(() => host.logs)
+    .toEqual([{ level: 'warn', message: expect.stringContaining('ignored an invalid bridge frame') }]);
+  await expect(page.getByTestId('device-name')).toHaveText('Lobby');
+});
+
+test('after the agent restarts the page reconnects and catches up', async ({ page }) => {
+  const first = await startPlayer(new FakeHost(lobby));
+  const port = Number(new URL(first.url).port);
+  await page.goto(first.url);
+  await expect(page.getByTestId('device-name')).toHaveText('Lobby');
+
+  await first.close();
+  // The screen keeps what it shows while the agent is away rather than blanking.
+  await expect(page.getByTestId('device-name')).toHaveText('Lobby');
+  await startPlayer(
+    new FakeHost({ ...lobby, device: { tag: 'lobby-screen', name: 'Lobby (renamed)' } }),
+    port,
+  );
+
+  await expect(page.getByTestId('device-name')).toHaveText('Lobby (renamed)');
+});
+
+test('without an agent behind the page server the player says so', async ({ page, renderer }) => {
+  // The plain static server has no /bridge: the page tries the socket, fails, and says why.
+  await page.goto(renderer.url);
+  await expect(page.getByText('No device agent is connected to this player.')).toBeVisible();
+});

@@ -1,0 +1,287 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import type { BridgeHost } from '../agent/bridge-host';
+import type { BridgeMessage, PlayerState, RendererLog, ShowingReport } from '../shared/bridge';
+import { agentFrameSchema, type AgentFrame, type RendererFrame } from '../shared/web-bridge-protocol';
+import { startWebPlayerServer, type WebPlayerServer } from './web-player-server';
+
+const STATE: PlayerState = {
+  device: { tag: 'lobby-screen', name: 'Lobby' },
+  online: true,
+  stale: false,
+  last_sync: null,
+  playlist: null,
+  boards: {},
+  media: {},
+};
+const MEDIA = '0123456789abcdef0123456789abcdef.mp4';
+const MEDIA_BYTES = Buffer.from('0123456789');
+
+/** The agent's side, as far as the web player needs it. */
+class FakeHost implements BridgeHost {
+  state = STATE;
+  readonly reports: ShowingReport[] = [];
+  readonly logs: RendererLog[] = [];
+  readonly listeners = new Set<(message: BridgeMessage) => void>();
+  getState(): PlayerState {
+    return this.state;
+  }
+  onMessage(listener: (message: BridgeMessage) => void) {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+  reportShowing(report: ShowingReport): void {
+    this.reports.push(report);
+  }
+  log(entry: RendererLog): void {
+    this.logs.push(entry);
+  }
+  emit(message: BridgeMessage): void {
+    for (const listener of this.listeners) listener(message);
+  }
+}
+
+/** A bridge client that keeps every frame, so none is missed between two awaits. */
+class Client {
+  private readonly frames: AgentFrame[] = [];
+  private waiting: (() => void) | null = null;
+  constructor(readonly socket: WebSocket) {
+    socket.on('message', (data) => {
+      this.frames.push(agentFrameSchema.parse(JSON.parse(String(data))));
+      this.waiting?.();
+    });
+  }
+  static open(url: string, origin?: string): Promise<Client> {
+    const socket = new WebSocket(url, origin === undefined ? {} : { origin });
+    return new Promise((resolve, reject) => {
+      socket.once('open', () => resolve(new Client(socket)));
+      socket.once('unexpected-response', (_request, response) => {
+        socket.terminate();
+        reject(new Error(`refused with ${response.statusCode}`));
+      });
+      socket.once('error', reject);
+    });
+  }
+  send(frame: RendererFrame | string): void {
+    this.socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+  }
+  async next(): Promise<AgentFrame> {
+    while (this.frames.length === 0) await new Promise<void>((resolve) => (this.waiting = resolve));
+    return this.frames.shift()!;
+  }
+  async state(requestId: number): Promise<PlayerState> {
+    this.send({ kind: 'get-state', request_id: requestId });
+    const frame = await this.next();
+    if (frame.kind !== 'state-response') throw new Error(`expected a state-response, got ${frame.kind}`);
+    expect(frame.request_id).toBe(requestId);
+    return frame.state;
+  }
+}
+
+/** A raw request: fetch would normalise the dots and slashes the traversal tests need. */
+function get(url: string, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    request(new URL(url), { path }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+let dir: string;
+let host: FakeHost;
+let warnings: string[];
+let server: WebPlayerServer;
+let bridgeUrl: string;
+let clients: Client[];
+
+async function connect(origin?: string): Promise<Client> {
+  const client = await Client.open(bridgeUrl, origin);
+  clients.push(client);
+  return client;
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'web-player-'));
+  await mkdir(join(dir, 'renderer', 'assets'), { recursive: true });
+  await mkdir(join(dir, 'media'));
+  await writeFile(join(dir, 'renderer', 'index.html'), '<!doctype html><title>player</title>');
+  await writeFile(join(dir, 'renderer', 'assets', 'app.js'), 'export {};');
+  await writeFile(join(dir, 'media', MEDIA), MEDIA_BYTES);
+  await writeFile(join(dir, 'secret.txt'), 'token');
+  host = new FakeHost();
+  warnings = [];
+  server = await startWebPlayerServer({
+    host,
+    rendererDir: join(dir, 'renderer'),
+    mediaDir: join(dir, 'media'),
+    log: { warn: (message) => warnings.push(message) },
+  });
+  bridgeUrl = new URL('bridge', server.url).href.replace(/^http/, 'ws');
+  clients = [];
+});
+
+afterEach(async () => {
+  for (const client of clients) client.socket.terminate();
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the web player over HTTP', () => {
+  it('serves the renderer with its security headers', async () => {
+    const page = await fetch(server.url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await page.text()).toContain('<title>player</title>');
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+
+    const script = await fetch(new URL('assets/app.js', server.url));
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await script.text()).toBe('export {};');
+
+    const missing = await fetch(new URL('assets/none.js', server.url));
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('x-content-type-options')).toBe('nosniff');
+    expect((await fetch(server.url, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('refuses paths that leave the renderer folder', async () => {
+    for (const path of [
+      '/../secret.txt',
+      '/..%2fsecret.txt',
+      '/assets/..%2f..%2fsecret.txt',
+      '/%2e%2e/secret.txt',
+    ]) {
+      const { status, body } = await get(server.url, path);
+      expect(status, path).toBeGreaterThanOrEqual(400);
+      expect(body, path).not.toContain('token');
+    }
+    expect((await get(server.url, '/%E0%A4%A')).status).toBe(400);
+    expect((await get(server.url, '//')).status).toBe(400);
+    expect((await get(server.url, '/')).status).toBe(200);
+  });
+
+  it('serves media whole and by byte range', async () => {
+    const url = new URL(`media/${MEDIA}`, server.url);
+    const whole = await fetch(url);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-type')).toBe('video/mp4');
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    expect(whole.headers.get('content-security-policy')).toContain("object-src 'none'");
+    expect(await whole.text()).toBe('0123456789');
+
+    const part = await fetch(url, { headers: { range: 'bytes=2-5' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe('bytes 2-5/10');
+    expect(part.headers.get('content-length')).toBe('4');
+    expect(await part.text()).toBe('2345');
+
+    const open = await fetch(url, { headers: { range: 'bytes=7-' } });
+    expect(open.status).toBe(206);
+    expect(await open.text()).toBe('789');
+    const suffix = await fetch(url, { headers: { range: 'bytes=-3' } });
+    expect(suffix.headers.get('content-range')).toBe('bytes 7-9/10');
+    expect(await suffix.text()).toBe('789');
+
+    const beyond = await fetch(url, { headers: { range: 'bytes=10-20' } });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get('content-range')).toBe('bytes */10');
+  });
+
+  it('answers 404 for media names that are not cache names, even when such a file exists', async () => {
+    const strays = [
+      '0123456789abcdef0123456789abcdef.mp4x12',
+      '0123456789ABCDEF0123456789ABCDEF.mp4',
+      '0123456789abcdef0123456789abcde.mp4',
+      'notes.txt',
+    ];
+    for (const name of strays) await writeFile(join(dir, 'media', name), 'stray');
+    const names = [...strays, '..%2fsecret.txt', `${MEDIA}/`, 'ffffffffffffffffffffffffffffffff.mp4'];
+    for (const name of names) {
+      const { status, body } = await get(server.url, `/media/${name}`);
+      expect(status, name).toBe(404);
+      expect(body, name).toBe('');
+    }
+  });
+});
+
+describe('the bridge socket', () => {
+  it('answers get-state with the host state', async () => {
+    const client = await connect();
+    expect(await client.state(7)).toEqual(STATE);
+    host.state = { ...STATE, device: { tag: 'hall', name: 'Hall' } };
+    expect((await client.state(8)).device).toEqual({ tag: 'hall', name: 'Hall' });
+  });
+
+  it('forwards every host message to every open page', async () => {
+    const [first, second] = [await connect(), await connect()];
+    const message: BridgeMessage = { kind: 'state', state: { ...STATE, stale: true } };
+    host.emit(message);
+    expect(await first!.next()).toEqual({ kind: 'message', message });
+    expect(await second!.next()).toEqual({ kind: 'message', message });
+  });
+
+  it('passes reports and logs to the host', async () => {
+    const client = await connect();
+    client.send({ kind: 'report-showing', report: { showing: 'board:42' } });
+    client.send({ kind: 'log', entry: { level: 'warn', message: 'slow frame' } });
+    await client.state(1); // frames are handled in order: this answer comes after both
+    expect(host.reports).toEqual([{ showing: 'board:42' }]);
+    expect(host.logs).toEqual([{ level: 'warn', message: 'slow frame' }]);
+  });
+
+  it('drops invalid frames with a warning and keeps the socket open', async () => {
+    const client = await connect();
+    client.send('not json');
+    client.send(JSON.stringify({ kind: 'shutdown' }));
+    client.send(JSON.stringify({ kind: 'get-state', request_id: -1 }));
+    client.send(JSON.stringify({ kind: 'log', entry: { level: 'warn', message: 'x', extra: 1 } }));
+    client.send(JSON.stringify({ kind: 'report-showing', report: { showing: 'x'.repeat(5000) } }));
+    client.socket.send(Buffer.from([1, 2, 3]), { binary: true });
+    expect(await client.state(2)).toEqual(STATE);
+    expect(warnings).toHaveLength(6);
+    expect(warnings.every((warning) => warning.includes('ignored'))).toBe(true);
+    expect(host.reports).toEqual([]);
+    expect(host.logs).toEqual([]);
+  });
+
+  it('accepts its own origin and refuses any other', async () => {
+    const port = new URL(server.url).port;
+    for (const origin of [`http://127.0.0.1:${port}`, `http://localhost:${port}`]) {
+      expect(await (await connect(origin)).state(3)).toEqual(STATE);
+    }
+    for (const origin of [
+      'http://evil.example',
+      `http://evil.example:${port}`,
+      `https://127.0.0.1:${port}`,
+      'null',
+    ]) {
+      await expect(Client.open(bridgeUrl, origin)).rejects.toThrow('refused with 403');
+    }
+    expect(warnings).toEqual(Array.from({ length: 4 }, () => expect.stringContaining('refused')));
+  });
+
+  it('refuses sockets on other paths', async () => {
+    await expect(Client.open(bridgeUrl.replace(/bridge$/, 'other'))).rejects.toThrow('refused with 404');
+  });
+
+  it('lets go of the host when it closes', async () => {
+    const client = await connect();
+    const closed = new Promise((resolve) => client.socket.once('close', resolve));
+    expect(host.listeners.size).toBe(1);
+    await server.close();
+    await closed;
+    expect(host.listeners.size).toBe(0);
+  });
+});

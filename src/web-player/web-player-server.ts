@@ -1,0 +1,232 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import type { BridgeHost } from '../agent/bridge-host';
+import { describeIssues } from '../shared/issues';
+import { WEB_BRIDGE_PATH, rendererFrameSchema, type AgentFrame } from '../shared/web-bridge-protocol';
+import { folderHandler, sendFile } from './static-server';
+
+export interface WebPlayerServerOptions {
+  host: BridgeHost;
+  /** The built renderer (dist/renderer). */
+  rendererDir: string;
+  /** The agent's media cache, served under /media/. */
+  mediaDir: string;
+  /** 0 (the default) lets the OS pick one. */
+  port?: number;
+  hostname?: string;
+  log?: { warn(message: string): void };
+}
+
+export interface WebPlayerServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy': [
+    "default-src 'self'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' blob:",
+    "style-src 'self' 'unsafe-inline'",
+    "connect-src 'self'",
+    "font-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+/** Media cache names: a hex digest and an optional short extension, so never a path. */
+const MEDIA_NAME = /^[a-f0-9]{32}(\.[a-z0-9]{1,5})?$/;
+const MEDIA_PREFIX = '/media/';
+/** Renderer frames are small (a log entry is at most 4096 characters, before JSON escaping). */
+const MAX_FRAME_BYTES = 64 * 1024;
+/** A page that stops reading is dropped rather than buffered without end; it reconnects. */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
+const WILDCARD_HOSTS = new Set(['', '0.0.0.0', '::']);
+
+function urlHost(hostname: string): string {
+  return hostname.includes(':') ? `[${hostname}]` : hostname;
+}
+
+/**
+ * The origins a page of this server can have. Checked against the Origin header of the bridge
+ * socket, so another web page (even one that rebinds its DNS name to this address) cannot drive
+ * the player: names other than loopback are refused, the machine's own addresses are not.
+ */
+function ownOrigins(hostname: string, port: number): Set<string> {
+  const hosts = new Set<string>();
+  if (WILDCARD_HOSTS.has(hostname)) {
+    for (const addresses of Object.values(networkInterfaces())) {
+      for (const { address } of addresses ?? []) hosts.add(urlHost(address));
+    }
+    for (const host of LOOPBACK_HOSTS) hosts.add(host);
+  } else if (LOOPBACK_HOSTS.includes(urlHost(hostname))) {
+    for (const host of LOOPBACK_HOSTS) hosts.add(host);
+  } else {
+    hosts.add(urlHost(hostname.toLowerCase()));
+  }
+  // Browsers leave the default port out of an origin.
+  const suffix = port === 80 ? '' : `:${port}`;
+  return new Set([...hosts].map((host) => `http://${host}${suffix}`));
+}
+
+function refuseUpgrade(socket: Duplex, status: string): void {
+  socket.once('finish', () => socket.destroy());
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+/** The request's path, or null for a request target that is not one ("//", say). */
+function pathOf(request: IncomingMessage): string | null {
+  try {
+    return new URL(request.url ?? '/', 'http://localhost').pathname;
+  } catch {
+    return null;
+  }
+}
+
+function text(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+  return data.toString('utf8');
+}
+
+/**
+ * The web player: the renderer, the media cache and the bridge contract over a WebSocket at
+ * /bridge, on one HTTP server, so any browser can be a Wallboard screen.
+ */
+export async function startWebPlayerServer(options: WebPlayerServerOptions): Promise<WebPlayerServer> {
+  const { host, rendererDir, mediaDir, port = 0, hostname = '127.0.0.1', log = console } = options;
+  const serveRenderer = folderHandler(rendererDir);
+
+  const server = createServer((request, response) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    const pathname = pathOf(request);
+    if (pathname === null) {
+      response.writeHead(400).end();
+      return;
+    }
+    if (!pathname.startsWith(MEDIA_PREFIX)) {
+      serveRenderer(request, response);
+      return;
+    }
+    const name = pathname.slice(MEDIA_PREFIX.length);
+    if (!MEDIA_NAME.test(name)) {
+      response.writeHead(404).end();
+      return;
+    }
+    sendFile(request, response, join(mediaDir, name)).catch((error: unknown) => {
+      log.warn(`web player: could not serve media ${name}: ${String(error)}`);
+      if (!response.headersSent) response.writeHead(500);
+      response.end();
+    });
+  });
+
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+
+  const send = (socket: WebSocket, frame: AgentFrame): void => {
+    if (socket.readyState !== WebSocket.OPEN) return;
+    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      log.warn('web player: dropped a page that stopped reading the bridge');
+      socket.terminate();
+      return;
+    }
+    socket.send(JSON.stringify(frame));
+  };
+
+  const receive = (socket: WebSocket, data: RawData, isBinary: boolean): void => {
+    let json: unknown;
+    try {
+      if (isBinary) throw new Error('binary frame');
+      json = JSON.parse(text(data));
+    } catch {
+      log.warn('web player: ignored a bridge frame that is not JSON text');
+      return;
+    }
+    const parsed = rendererFrameSchema.safeParse(json);
+    if (!parsed.success) {
+      log.warn(`web player: ignored an invalid bridge frame: ${describeIssues(parsed.error)}`);
+      return;
+    }
+    const frame = parsed.data;
+    try {
+      if (frame.kind === 'get-state') {
+        send(socket, { kind: 'state-response', request_id: frame.request_id, state: host.getState() });
+      } else if (frame.kind === 'report-showing') {
+        host.reportShowing(frame.report);
+      } else {
+        host.log(frame.entry);
+      }
+    } catch (error) {
+      log.warn(`web player: the bridge host failed on a ${frame.kind} frame: ${String(error)}`);
+    }
+  };
+
+  sockets.on('connection', (socket: WebSocket) => {
+    socket.on('message', (data, isBinary) => receive(socket, data, isBinary));
+    socket.on('error', (error) => log.warn(`web player: bridge socket: ${error.message}`));
+  });
+
+  // One subscription for every page: a message is serialised by `send` per socket, which is cheap
+  // next to a second copy of the listener per page.
+  const unsubscribe = host.onMessage((message) => {
+    for (const socket of sockets.clients) send(socket, { kind: 'message', message });
+  });
+
+  let boundPort = port;
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const onSocketError = () => socket.destroy();
+    socket.on('error', onSocketError);
+    if (pathOf(request) !== WEB_BRIDGE_PATH) {
+      refuseUpgrade(socket, '404 Not Found');
+      return;
+    }
+    const origin = request.headers.origin;
+    // No Origin means no browser, so no page of someone else's: local tools may connect.
+    if (origin !== undefined && !ownOrigins(hostname, boundPort).has(origin)) {
+      log.warn(`web player: refused a bridge connection from ${origin}`);
+      refuseUpgrade(socket, '403 Forbidden');
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (webSocket) => {
+      socket.removeListener('error', onSocketError);
+      sockets.emit('connection', webSocket, request);
+    });
+  });
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, hostname, resolve);
+    });
+  } catch (error) {
+    unsubscribe();
+    throw error;
+  }
+  boundPort = (server.address() as AddressInfo).port;
+
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    unsubscribe();
+    for (const socket of sockets.clients) socket.terminate();
+    sockets.close();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    return closed;
+  };
+  return {
+    url: `http://${urlHost(hostname)}:${boundPort}/`,
+    close: () => (closing ??= close()),
+  };
+}
