@@ -2,10 +2,14 @@ import { useEffect, useState } from 'react';
 import type { PlayerState, WallboardBridge } from '../../src/shared/bridge';
 import { playerStateSchema } from '../../src/shared/bridge';
 import { describeIssues } from '../../src/shared/issues';
+import { BoardView } from './board/board-view';
+import { FitScreen } from './board/fit-screen';
+import { FlowStore } from './store/flow-store';
 import { WaitingScreen } from './waiting-screen';
 
 export function App({ bridge }: { bridge: WallboardBridge | null }) {
   const [state, setState] = useState<PlayerState | null>(null);
+  const [store] = useState(() => new FlowStore());
 
   useEffect(() => {
     if (!bridge) return;
@@ -16,6 +20,7 @@ export function App({ bridge }: { bridge: WallboardBridge | null }) {
         bridge.log({ level: 'warn', message: `ignored an invalid state: ${describeIssues(parsed.error)}` });
         return;
       }
+      store.load(parsed.data);
       if (active) setState(parsed.data);
     };
     bridge.getState().then(accept, (error: unknown) => {
@@ -23,12 +28,13 @@ export function App({ bridge }: { bridge: WallboardBridge | null }) {
     });
     const unsubscribe = bridge.onMessage((message) => {
       if (message.kind === 'state') accept(message.state);
+      else if (message.kind === 'metrics') store.set(message.flow_tag, message.data);
     });
     return () => {
       active = false;
       unsubscribe();
     };
-  }, [bridge]);
+  }, [bridge, store]);
 
   if (!bridge) {
     return <WaitingScreen headline="Wallboard" detail="No device agent is connected to this player." />;
@@ -36,11 +42,27 @@ export function App({ bridge }: { bridge: WallboardBridge | null }) {
   if (!state) {
     return <WaitingScreen headline="Wallboard" detail="Starting…" />;
   }
+  const item = state.playlist?.items.find(
+    (candidate) => candidate.type === 'board' && state.boards[candidate.board_id],
+  );
+  const board = item?.type === 'board' ? state.boards[item.board_id] : undefined;
+  if (!board) {
+    return (
+      <WaitingScreen
+        headline="Waiting for a playlist"
+        detail="Assign a playlist to this device in the Wallboard service."
+        device={state.device}
+      />
+    );
+  }
   return (
-    <WaitingScreen
-      headline="Waiting for a playlist"
-      detail="Assign a playlist to this device in the Wallboard service."
-      device={state.device}
-    />
+    <FitScreen width={board.size[0]} height={board.size[1]}>
+      <BoardView
+        board={board}
+        store={store}
+        media={state.media}
+        onProblem={(message) => bridge.log({ level: 'warn', message })}
+      />
+    </FitScreen>
   );
 }
