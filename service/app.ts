@@ -7,6 +7,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { TOKEN_SCOPES } from '../src/shared/token';
 import { ensureDefaultChannel } from './bootstrap';
 import {
   createContext,
@@ -16,6 +17,7 @@ import {
   type ServiceContext,
 } from './context';
 import type { Database } from './db/database';
+import { grants } from './http/auth';
 import { installAuth } from './http/auth-hook';
 import { installErrorHandling } from './http/errors';
 import { attachRealtime, type Hub } from './realtime/hub';
@@ -57,6 +59,26 @@ const ROUTES = [
   playlistRoutes,
 ];
 
+/** Each operation says what its token needs (checked by the scope tests against every route). */
+const documentPermission: typeof jsonSchemaTransform = (input) => {
+  const result = jsonSchemaTransform(input);
+  const permission = input.route.config?.permission;
+  if (!permission) return result;
+  const schema = result.schema as { description?: string };
+  const line =
+    permission === 'public'
+      ? 'Needs no token.'
+      : `Permission: \`${permission}\` (scopes: ${TOKEN_SCOPES.filter((scope) => grants(scope, permission)).join(', ')}).`;
+  return {
+    ...result,
+    schema: {
+      ...schema,
+      description: schema.description ? `${schema.description}\n\n${line}` : line,
+      ...(permission === 'public' ? { security: [] } : {}),
+    },
+  };
+};
+
 /** Builds the whole service without listening: tests call `inject`, server.ts calls `listen`. */
 export async function buildApp(options: AppOptions): Promise<App> {
   const config = { ...DEFAULT_CONFIG, ...options.config };
@@ -89,7 +111,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       },
       security: [{ bearer: [] }, { basic: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: documentPermission,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { config: { permission: 'public' }, schema: { hide: true } }, async () =>
