@@ -29,6 +29,7 @@ import { healthRoutes } from './routes/health';
 import { metricRoutes } from './routes/metrics';
 import { notificationRoutes } from './routes/notifications';
 import { playlistRoutes } from './routes/playlists';
+import { scriptRoutes } from './routes/scripts';
 import { tokenRoutes } from './routes/tokens';
 import { widgetRoutes } from './routes/widgets';
 
@@ -57,6 +58,7 @@ const ROUTES = [
   widgetRoutes,
   deviceRoutes,
   playlistRoutes,
+  scriptRoutes,
 ];
 
 /** Each operation says what its token needs (checked by the scope tests against every route). */
