@@ -22,6 +22,7 @@ const noMedia: MediaStore = {
   has: () => false,
   nameOf: () => 'x',
   usage: () => ({ bytes: 0, items: 0 }),
+  flush: async () => undefined,
 };
 
 let clock: FakeClock;

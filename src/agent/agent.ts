@@ -27,6 +27,8 @@ export interface MediaStore {
   has(url: string): boolean;
   nameOf(url: string): string;
   usage(): { bytes: number; items: number };
+  /** Writes what is only in memory (last use times) before the process ends. */
+  flush(): Promise<void>;
 }
 
 export interface AgentDeps {
@@ -123,6 +125,7 @@ export class DeviceAgent implements BridgeHost {
     this.heartbeat.stop();
     this.socket?.close();
     await this.persist();
+    await this.deps.media.flush().catch(() => undefined);
     if (this.registered) {
       await this.client.goingOffline(this.config.tag).catch(() => undefined);
     }

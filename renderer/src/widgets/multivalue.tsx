@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { formatValue } from '../format/number';
 import { Icon } from '../icons/icon';
 import type { WidgetProps } from './types';
-import { fitFontSize } from './value';
+import { fitTextSize } from './value';
 
 export interface CellGrid {
   columns: number;
@@ -46,13 +46,22 @@ export function MultivalueWidget({ data, width, height, theme, fontSize }: Widge
       })),
     [data.values],
   );
-  const chars = useMemo(() => Math.max(1, ...cells.map((cell) => cell.text.length)), [cells]);
+  const widest = useMemo(
+    () => cells.reduce((best, cell) => (cell.text.length > best.length ? cell.text : best), '0'),
+    [cells],
+  );
   const hasIcon = cells.some((cell) => cell.icon);
   const hasLabel = cells.some((cell) => cell.label);
 
   const sizes = (cellWidth: number, cellHeight: number) => {
     const label = hasLabel ? Math.max(1, Math.min(fontSize, cellHeight * 0.22, cellWidth / 6)) : 0;
-    const value = fitFontSize(chars, cellWidth * 0.9, (cellHeight - label * 1.3) * 0.9, hasIcon ? 1.2 : 0);
+    const value = fitTextSize(
+      widest,
+      theme.fontFamily,
+      cellWidth * 0.9,
+      (cellHeight - label * 1.3) * 0.9,
+      hasIcon ? 1.2 : 0,
+    );
     return { label, value };
   };
   const grid = bestGrid(cells.length, width, height, (w, h) => sizes(w, h).value);

@@ -94,7 +94,7 @@ describe('value widget', () => {
   });
 
   it('sizes the number by the room it has', () => {
-    expect(fitFontSize(4, 400, 1000)).toBeCloseTo(400 / (4 * 0.62));
+    expect(fitFontSize(4, 400, 1000)).toBeCloseTo(400 / (4 * 0.7));
     expect(fitFontSize(1, 1000, 115)).toBeCloseTo(100);
     expect(fitFontSize(10, 0, 0)).toBe(1);
   });

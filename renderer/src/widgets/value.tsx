@@ -1,11 +1,12 @@
 import { useMemo } from 'react';
+import { textWidthEm } from '../format/measure';
 import { formatValue } from '../format/number';
 import { Icon } from '../icons/icon';
 import { Sparkline } from './sparkline';
 import type { WidgetProps } from './types';
 
-/** Average glyph width of the board fonts in em; digits of DejaVu Sans are 0.64em wide. */
-const GLYPH_EM = 0.62;
+/** Average glyph width of the board fonts in em, bold: digits of DejaVu Sans Bold are 0.7em wide. */
+const GLYPH_EM = 0.7;
 
 /**
  * The largest font size at which `chars` characters (plus `extraEm` of icons) fit in width x
@@ -13,7 +14,22 @@ const GLYPH_EM = 0.62;
  * never has to read layout.
  */
 export function fitFontSize(chars: number, width: number, height: number, extraEm = 0): number {
-  const byWidth = width / Math.max(1, chars * GLYPH_EM + extraEm);
+  return fitEm(chars * GLYPH_EM, width, height, extraEm);
+}
+
+/** The same for a text measured in its font (see textWidthEm): exact where the estimate is not. */
+export function fitTextSize(
+  text: string,
+  fontFamily: string,
+  width: number,
+  height: number,
+  extraEm = 0,
+): number {
+  return fitEm(textWidthEm(text, fontFamily), width, height, extraEm);
+}
+
+function fitEm(widthEm: number, width: number, height: number, extraEm: number): number {
+  const byWidth = width / Math.max(0.5, widthEm + extraEm);
   return Math.max(1, Math.min(byWidth, height / 1.15));
 }
 
@@ -39,7 +55,7 @@ export function ValueWidget({ data, width, height, theme, fontSize }: WidgetProp
   const small = Math.max(1, Math.min(fontSize * 1.2, height * 0.15));
   const lines = (label ? 1 : 0) + (delta === undefined ? 0 : 1);
   const valueRoom = Math.max(0, height - sparkHeight - lines * small * 1.25);
-  const valueSize = fitFontSize(text.length, width * 0.94, valueRoom, icon ? 1.2 : 0);
+  const valueSize = fitTextSize(text, theme.fontFamily, width * 0.94, valueRoom, icon ? 1.2 : 0);
   const color = data.color ?? theme.foreground;
 
   return (

@@ -1,0 +1,232 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawnService, type ServiceProcess } from '../../service/service-process';
+import type { BridgeMessage } from '../shared/bridge';
+import type { DeviceAgent } from './agent';
+import type { AgentConfig } from './config';
+import { createNodeAgent } from './node-agent';
+import { fixedSystem, recordingLogger } from './testing/fakes';
+
+const ADMIN = 'agent-integration-admin-token-01';
+let dir: string;
+let port: number;
+let service: ServiceProcess | null = null;
+const agents: DeviceAgent[] = [];
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+async function startService(): Promise<void> {
+  service = await spawnService(
+    ['--port', String(port), '--data', join(dir, 'service'), '--offline-after', '3'],
+    {
+      WALLBOARD_ADMIN_TOKEN: ADMIN,
+    },
+  );
+}
+
+async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+function startAgent(
+  tag: string,
+  dataDir = join(dir, tag),
+): { agent: DeviceAgent; messages: BridgeMessage[] } {
+  const config: AgentConfig = {
+    server: `http://127.0.0.1:${port}`,
+    token: ADMIN,
+    tag,
+    name: `Screen ${tag}`,
+    heartbeatSeconds: 5,
+    cacheDir: join(dataDir, 'media'),
+    cacheLimitBytes: 100 * 1024 * 1024,
+  };
+  const { agent } = createNodeAgent({
+    config,
+    dataDir,
+    mediaBaseUrl: '/media/',
+    appVersion: 'test',
+    log: recordingLogger(),
+    system: fixedSystem,
+  });
+  const messages: BridgeMessage[] = [];
+  agent.onMessage((message) => messages.push(message));
+  agents.push(agent);
+  return { agent, messages };
+}
+
+async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 15_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A board with one value widget and a playlist showing it. */
+async function boardAndPlaylist(name: string): Promise<{ boardId: string; playlistId: string }> {
+  const board = await api<{ id: string }>('POST', '/boards/import', {
+    name,
+    widgets: [
+      {
+        flow: { tag: `${name}-cpu`, data: { value: 1 } },
+        variant: 'value',
+        column: 0,
+        row: 0,
+        width: 8,
+        height: 6,
+      },
+    ],
+  });
+  const playlist = await api<{ id: string }>('POST', '/playlists', {
+    name,
+    items: [{ type: 'board', board_id: board.id, duration: 10 }],
+  });
+  return { boardId: board.id, playlistId: playlist.id };
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'wallboard-agent-'));
+  port = await freePort();
+  await startService();
+});
+
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((agent) => agent.stop()));
+  await service?.stop('SIGKILL');
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the agent against the real service', () => {
+  it('registers, shows online with a recent last_seen_date, and goes offline on quit', async () => {
+    const { agent } = startAgent('lobby');
+    await agent.start();
+    const device = await until('the device online', async () => {
+      const found = await api<{ online: boolean; last_seen_date: string | null }>(
+        'GET',
+        '/devices/lobby',
+      ).catch(() => null);
+      return found?.online ? found : null;
+    });
+    expect(Date.now() - Date.parse(device.last_seen_date ?? '')).toBeLessThan(10_000);
+    expect(await api('GET', '/devices/lobby/status')).toMatchObject({
+      app_version: 'test',
+      showing: 'waiting',
+    });
+    await agent.stop();
+    expect(await api('GET', '/devices/lobby')).toMatchObject({ online: false });
+  }, 60_000);
+
+  it('is marked offline after the grace period when its process is killed', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        ...[
+          '--import',
+          'tsx',
+          'src/web-player/main.ts',
+          '--server',
+          `http://127.0.0.1:${port}`,
+          '--token',
+          ADMIN,
+        ],
+        ...['--port', '0', '--data-dir', join(dir, 'killed')],
+      ],
+      {
+        env: { ...process.env, WALLBOARD_TAG: 'killed', WALLBOARD_HEARTBEAT: '5' },
+        stdio: 'ignore',
+      },
+    );
+    child.unref();
+    await until(
+      'the device online',
+      async () => (await api<{ online: boolean }>('GET', '/devices/killed').catch(() => null))?.online,
+    );
+    child.kill('SIGKILL');
+    const killedAt = Date.now();
+    await until(
+      'the device offline',
+      async () => !(await api<{ online: boolean }>('GET', '/devices/killed')).online,
+    );
+    // The grace period is 3 s here (--offline-after 3); heartbeats came every 5 s.
+    expect(Date.now() - killedAt).toBeLessThan(15_000);
+  }, 60_000);
+
+  it('hears of a new playlist within a second', async () => {
+    const { agent } = startAgent('hall');
+    await agent.start();
+    await until('the agent online', () => agent.getState().online);
+    const { playlistId, boardId } = await boardAndPlaylist('hall');
+    const changed = Date.now();
+    await api('PATCH', '/devices/hall', { playlist_id: playlistId });
+    await until('the new playlist', () => agent.getState().playlist?.id === playlistId, 5000);
+    expect(Date.now() - changed).toBeLessThan(1000);
+    expect(Object.keys(agent.getState().boards)).toEqual([boardId]);
+  }, 60_000);
+
+  it('keeps its state through a 30 s outage and catches up within 10 s, missing no notification', async () => {
+    const { playlistId } = await boardAndPlaylist('outage');
+    await api('POST', '/devices', { tag: 'outage', playlist_id: playlistId });
+    const { agent, messages } = startAgent('outage');
+    await agent.start();
+    await until('the playlist', () => agent.getState().playlist?.id === playlistId);
+
+    await service?.stop('SIGKILL');
+    await until('the agent to notice', () => !agent.getState().online);
+    await new Promise((resolve) => setTimeout(resolve, 30_000));
+    expect(agent.getState()).toMatchObject({ stale: true, playlist: { id: playlistId } });
+
+    await startService();
+    const back = Date.now();
+    // Posted at once, most likely before the agent is back: it must arrive by replay.
+    await api('POST', '/flows/outage-cpu/notifications', { title: 'While away', message: 'replayed' });
+    await api('PUT', '/flows/outage-cpu/metrics', { value: 99 });
+    await until(
+      'the notification',
+      () => messages.some((m) => m.kind === 'notification' && m.notification.title === 'While away'),
+      10_000,
+    );
+    await until('fresh data', () => agent.getState().online && !agent.getState().stale, 10_000);
+    expect(Date.now() - back).toBeLessThan(10_000);
+    const widget = Object.values(agent.getState().boards)[0]?.widgets[0];
+    expect(widget?.flow.data).toEqual({ value: 99 });
+  }, 90_000);
+
+  it('plays from its cache when started while the service is down', async () => {
+    const { playlistId } = await boardAndPlaylist('cached');
+    await api('POST', '/devices', { tag: 'cached', playlist_id: playlistId });
+    const first = startAgent('cached');
+    await first.agent.start();
+    await until('the playlist', () => first.agent.getState().playlist?.id === playlistId);
+    await first.agent.stop();
+    await service?.stop('SIGKILL');
+
+    const second = startAgent('cached');
+    await second.agent.start();
+    expect(second.agent.getState()).toMatchObject({
+      online: false,
+      stale: true,
+      playlist: { id: playlistId },
+    });
+    expect(Object.values(second.agent.getState().boards)[0]?.name).toBe('cached');
+  }, 60_000);
+});

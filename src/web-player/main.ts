@@ -1,0 +1,98 @@
+// `npm run start:web`: the device agent headless, and the player page for any browser.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../agent/config';
+import { consoleLogger } from '../agent/node-edges';
+import { createNodeAgent, defaultDataDir, loadAgentConfig } from '../agent/node-agent';
+import { startWebPlayerServer } from './web-player-server';
+
+const HELP = `Usage: npm run start:web -- --server <url> --token <token> [options]
+
+Runs the Wallboard device agent without Electron and serves the player to any browser at
+http://127.0.0.1:<port>/.
+
+Options (each also from the environment or <data-dir>/settings/settings.json):
+  --server <url>         the Wallboard service (WALLBOARD_SERVER)
+  --token <token>        a token of the service, scope affiliated is enough (WALLBOARD_TOKEN)
+  --tag <tag>            this device's tag (WALLBOARD_TAG; default derived from the machine)
+  --name <name>          this device's name (WALLBOARD_NAME; default the host name)
+  --heartbeat <seconds>  seconds between heartbeats (WALLBOARD_HEARTBEAT; default 30)
+  --cache-dir <dir>      the media cache (WALLBOARD_CACHE_DIR; default <data-dir>/media)
+  --data-dir <dir>       state and settings (default $XDG_DATA_HOME/wallboard or ~/.local/share/wallboard)
+  --port <port>          the player's port (default 8080; 0 picks a free one)
+  --host <address>       the player's address (default 127.0.0.1)
+  -h, --help             show this help
+`;
+
+const APP_VERSION = '0.1.0';
+const RENDERER_DIR = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      server: { type: 'string' },
+      token: { type: 'string' },
+      tag: { type: 'string' },
+      name: { type: 'string' },
+      heartbeat: { type: 'string' },
+      'cache-dir': { type: 'string' },
+      'data-dir': { type: 'string' },
+      port: { type: 'string', default: '8080' },
+      host: { type: 'string', default: '127.0.0.1' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const port = Number(values.port);
+  if (!/^\d+$/.test(values.port) || port > 65535)
+    throw new ConfigError(`--port must be a port number, not "${values.port}"`);
+  if (!existsSync(RENDERER_DIR)) throw new ConfigError('dist/renderer is missing: run `npm run build` first');
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  const config = await loadAgentConfig(
+    {
+      server: values.server,
+      token: values.token,
+      tag: values.tag,
+      name: values.name,
+      heartbeatSeconds: values.heartbeat,
+      cacheDir: values['cache-dir'],
+    },
+    dataDir,
+  );
+  const log = consoleLogger('web-player');
+  const { agent } = createNodeAgent({
+    config,
+    dataDir,
+    mediaBaseUrl: '/media/',
+    appVersion: APP_VERSION,
+    log,
+  });
+  await agent.start();
+  const server = await startWebPlayerServer({
+    host: agent,
+    rendererDir: RENDERER_DIR,
+    mediaDir: config.cacheDir,
+    port,
+    hostname: values.host,
+    log,
+  });
+  // Scripts and tests that start the player on port 0 read the address from this line.
+  process.stdout.write(`Wallboard web player for device "${config.tag}" at ${server.url}\n`);
+  const stop = async () => {
+    await server.close();
+    await agent.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  const known = error instanceof ConfigError;
+  console.error(`wallboard web player: ${(error as Error).message}`);
+  process.exit(known ? 2 : 1);
+});
