@@ -115,7 +115,6 @@ export class DeviceAgent implements BridgeHost {
     });
     socket.on('connect_error', (error) => this.deps.log.warn(`cannot reach the service: ${error.message}`));
     socket.on('event', (event) => this.onEvent(event));
-    this.heartbeat.start();
   }
 
   /** Says goodbye to the service (best effort) and stops every timer and connection. */
@@ -213,6 +212,8 @@ export class DeviceAgent implements BridgeHost {
         description: `Wallboard client ${this.deps.appVersion}`,
       });
       this.registered = true;
+      // Beats start once the service knows the device (and keep going through later outages).
+      this.heartbeat.start();
     }
     const ack = await socket.hello(this.config.tag, this.lastEventId);
     if (ack.error) throw new Error(ack.error);

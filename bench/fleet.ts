@@ -1,0 +1,128 @@
+// bench/fleet: N simulated devices, each a real DeviceAgent (HTTP heartbeats, socket.io, state
+// store), in one process against one service; prints the service's CPU, memory and heartbeat
+// latency. Usage: npm run bench:fleet -- [--devices 1000] [--seconds 90] [--heartbeat 30]
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { spawnService } from '../service/service-process';
+import type { DeviceAgent } from '../src/agent/agent';
+import { createNodeAgent } from '../src/agent/node-agent';
+import type { Fetch, Logger, SystemInfo } from '../src/agent/ports';
+import { formatMs, quantile } from './stats';
+
+const { values } = parseArgs({
+  options: {
+    devices: { type: 'string', default: '1000' },
+    seconds: { type: 'string', default: '90' },
+    heartbeat: { type: 'string', default: '30' },
+  },
+});
+const DEVICES = Number(values.devices);
+const SECONDS = Number(values.seconds);
+const HEARTBEAT = Number(values.heartbeat);
+const TOKEN = 'fleet-bench-admin-token-0123';
+const TICKS_PER_SECOND = 100; // Linux's USER_HZ
+
+/** Simulated machines: systeminformation a thousand times over would measure this process, not the service. */
+const simulated: SystemInfo = {
+  machineId: async () => 'simulated',
+  hostname: async () => 'simulated',
+  snapshot: async () => ({
+    os: 'Simulated 1.0',
+    cpu_load: 10,
+    memory: { total_bytes: 4e9, used_bytes: 1e9 },
+    uptime_seconds: 1000,
+    display: { width: 1920, height: 1080 },
+  }),
+};
+const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+async function cpuTicks(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+async function rssBytes(pid: number): Promise<number> {
+  const match = /VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, 'utf8'));
+  return Number(match?.[1] ?? 0) * 1024;
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'wallboard-fleet-'));
+const service = await spawnService(['--port', '0', '--data', join(dir, 'service'), '--log-level', 'error'], {
+  WALLBOARD_ADMIN_TOKEN: TOKEN,
+});
+const pid = service.child.pid ?? 0;
+const latencies: number[] = [];
+let failures = 0;
+const timedFetch: Fetch = async (url, init) => {
+  if (!url.endsWith('/heartbeat')) return fetch(url, init);
+  const started = performance.now();
+  try {
+    const response = await fetch(url, init);
+    latencies.push(performance.now() - started);
+    if (!response.ok) failures += 1;
+    return response;
+  } catch (error) {
+    failures += 1;
+    throw error;
+  }
+};
+
+const agents: DeviceAgent[] = [];
+try {
+  // Devices come up over one heartbeat interval, as a fleet powered on in the morning would.
+  const spread = (HEARTBEAT * 1000) / DEVICES;
+  for (let i = 0; i < DEVICES; i++) {
+    const { agent } = createNodeAgent({
+      config: {
+        server: service.url,
+        token: TOKEN,
+        tag: `fleet-${i}`,
+        name: `Fleet ${i}`,
+        heartbeatSeconds: HEARTBEAT,
+        cacheDir: join(dir, 'media'),
+        cacheLimitBytes: 1e9,
+      },
+      dataDir: join(dir, `device-${i}`),
+      mediaBaseUrl: '/media/',
+      appVersion: 'fleet',
+      log: quiet,
+      fetch: timedFetch,
+      system: simulated,
+    });
+    agents.push(agent);
+    await agent.start();
+    await new Promise((resolve) => setTimeout(resolve, spread));
+  }
+  latencies.length = 0;
+  failures = 0;
+  const cpuStart = await cpuTicks(pid);
+  const started = performance.now();
+  let peakRss = 0;
+  while (performance.now() - started < SECONDS * 1000) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    peakRss = Math.max(peakRss, await rssBytes(pid));
+  }
+  const cpuSeconds = (await cpuTicks(pid)) - cpuStart;
+  const elapsed = (performance.now() - started) / 1000;
+  const online = (
+    (await (
+      await fetch(`${service.url}/devices`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    ).json()) as {
+      online: boolean;
+    }[]
+  ).filter((device) => device.online).length;
+  const lines = [
+    `bench/fleet: ${DEVICES} devices, heartbeat every ${HEARTBEAT} s (±10%), measured over ${elapsed.toFixed(0)} s`,
+    `service CPU: ${((cpuSeconds / TICKS_PER_SECOND / elapsed) * 100).toFixed(1)}% of one core`,
+    `service memory (RSS, peak): ${(peakRss / 1024 / 1024).toFixed(0)} MiB`,
+    `heartbeats: ${latencies.length} answered, ${failures} failed; latency p50 ${formatMs(quantile(latencies, 0.5))}, p99 ${formatMs(quantile(latencies, 0.99))}`,
+    `devices online at the end: ${online} of ${DEVICES}`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+} finally {
+  await Promise.all(agents.map((agent) => agent.stop().catch(() => undefined)));
+  await service.stop();
+  await rm(dir, { recursive: true, force: true });
+}
