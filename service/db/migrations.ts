@@ -112,4 +112,36 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'scripts',
+    sql: `
+      create table scripts (
+        id text primary key,
+        name text not null,
+        code text not null,
+        run_interval text not null,
+        timeout_seconds integer not null default 10,
+        enabled boolean not null default true,
+        flow_id text references flows (id) on delete set null,
+        created_at timestamptz not null default now(),
+        updated_at timestamptz not null default now()
+      );
+      -- A flow is fed by one script at most.
+      create unique index scripts_flow on scripts (flow_id) where flow_id is not null;
+
+      create table script_runs (
+        seq bigserial primary key,
+        id text not null unique,
+        script_id text not null references scripts (id) on delete cascade,
+        started_at timestamptz not null,
+        duration_ms integer not null,
+        outcome text not null check (outcome in ('ok', 'error', 'timeout', 'invalid')),
+        trigger text not null check (trigger in ('schedule', 'manual')),
+        logs jsonb not null default '[]'::jsonb,
+        error text
+      );
+      create index script_runs_script on script_runs (script_id, seq);
+    `,
+  },
 ];

@@ -4,6 +4,7 @@ import { tagSchema } from '../../src/shared/common';
 import { flowSchema } from '../../src/shared/flow';
 import { toFieldIssues, type FieldIssue } from '../../src/shared/issues';
 import { metricsDataSchema, parseMetrics, type MetricsData } from '../../src/shared/metrics';
+import { writeMetrics } from '../actions/write-metrics';
 import type { ServiceContext } from '../context';
 import { HttpError } from '../http/errors';
 import {
@@ -62,16 +63,8 @@ const writeOf = (kind: 'replace' | 'merge', data: MetricsData): MetricsWrite =>
 export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const flows = new FlowRepository(ctx.db);
 
-  const write = async (tag: string, change: MetricsWrite, prefix: string): Promise<MetricsWriteResult> => {
-    const result = await flows.writeData(tag, change, ctx.clock.now(), checkUnder(prefix));
-    if (result.status === 'updated') {
-      await ctx.events.publish(
-        { type: 'metrics.changed', flow_id: result.id, flow_tag: result.tag, data: result.data },
-        [rooms.flow(result.id)],
-      );
-    }
-    return result;
-  };
+  const write = (tag: string, change: MetricsWrite, prefix: string): Promise<MetricsWriteResult> =>
+    writeMetrics(ctx, tag, change, checkUnder(prefix));
 
   const writeOne = async (tag: string, change: MetricsWrite): Promise<MetricsData> => {
     const result = await write(tag, change, 'body');

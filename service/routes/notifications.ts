@@ -6,13 +6,12 @@ import {
   notificationSchema,
   type NotificationCreate,
 } from '../../src/shared/notification';
+import { createNotification } from '../actions/notify';
 import type { ServiceContext } from '../context';
-import { PG_FOREIGN_KEY_VIOLATION, pgErrorCode } from '../db/database';
 import { HttpError } from '../http/errors';
 import { ChannelRepository } from '../repositories/channels';
 import { FlowRepository } from '../repositories/flows';
 import { NotificationRepository } from '../repositories/notifications';
-import { rooms } from '../realtime/rooms';
 
 const NOTIFICATION_LIST_DEFAULT = 100;
 const NOTIFICATION_LIST_MAX = 500;
@@ -43,17 +42,10 @@ export function notificationRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       since: query.since === undefined ? undefined : new Date(query.since),
     });
 
-  /** Stores and announces a notification, to the room of its own channel only. */
   const post = async (channelId: string, body: NotificationCreate) => {
-    let notification;
-    try {
-      notification = await notifications.create(channelId, body, ctx.clock.now());
-    } catch (error) {
-      // The channel went between the lookup and the write.
-      if (pgErrorCode(error) === PG_FOREIGN_KEY_VIOLATION) throw HttpError.notFound(`channel ${channelId}`);
-      throw error;
-    }
-    await ctx.events.publish({ type: 'notification.created', notification }, [rooms.channel(channelId)]);
+    const notification = await createNotification(ctx, channelId, body);
+    // Null: the channel went between the lookup and the write.
+    if (!notification) throw HttpError.notFound(`channel ${channelId}`);
     return notification;
   };
 

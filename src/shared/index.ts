@@ -11,6 +11,7 @@ export * from './issues';
 export * from './metrics';
 export * from './notification';
 export * from './playlist';
+export * from './script';
 export * from './theme';
 export * from './token';
 export * from './variants';

@@ -1,0 +1,54 @@
+import type { Flow } from '../../src/shared/flow';
+import { toFieldIssues, type FieldIssue } from '../../src/shared/issues';
+import { parseMetrics, type MetricsData } from '../../src/shared/metrics';
+import { writeMetrics } from '../actions/write-metrics';
+import type { ServiceContext } from '../context';
+import { rooms } from '../realtime/rooms';
+import { FlowRepository } from '../repositories/flows';
+
+/** What a script's result does to its flow: the metrics routes' own write (see actions/). */
+
+export type FeedResult =
+  | { status: 'updated' }
+  /** The flow went away (deleted or renamed) between the run and the write. */
+  | { status: 'missing' }
+  | { status: 'invalid'; message: string };
+
+function describe(details: readonly FieldIssue[]): string {
+  return details.map(({ path, message }) => (path ? `${path}: ${message}` : message)).join('; ');
+}
+
+/** Replaces the flow's metrics with `data` when it fits the flow's variant. */
+export async function writeFlowMetrics(ctx: ServiceContext, flow: Flow, data: unknown): Promise<FeedResult> {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    return { status: 'invalid', message: 'the script must return an object: the metrics of its flow' };
+  }
+  const result = await writeMetrics(
+    ctx,
+    flow.tag,
+    { kind: 'replace', data: data as MetricsData },
+    (variant, written) => {
+      const parsed = parseMetrics(variant, written);
+      return parsed.success ? null : toFieldIssues(parsed.error);
+    },
+  );
+  if (result.status === 'missing') return result;
+  if (result.status === 'invalid') {
+    return {
+      status: 'invalid',
+      message: `the result does not fit a flow of variant "${result.variant}": ${describe(result.details)}`,
+    };
+  }
+  return { status: 'updated' };
+}
+
+/**
+ * Sets the flow's `errored` flag as `POST /flows/:tag/error` does. Only a change is published:
+ * a script failing every five seconds does not wake every screen every five seconds.
+ */
+export async function setFlowErrored(ctx: ServiceContext, flow: Flow, errored: boolean): Promise<void> {
+  if (flow.errored === errored) return;
+  const updated = await new FlowRepository(ctx.db).setErrored(flow.tag, errored);
+  if (!updated) return;
+  await ctx.events.publish({ type: 'flow.changed', flow_id: updated.id }, [rooms.flow(updated.id)]);
+}

@@ -1,0 +1,176 @@
+import { isFlowReady, type Flow } from '../../src/shared/flow';
+import type { Script, ScriptCreate, ScriptUpdate } from '../../src/shared/script';
+import type { ServiceContext } from '../context';
+import { PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION, pgErrorCode, type Queryable } from '../db/database';
+import { HttpError } from '../http/errors';
+import { rooms } from '../realtime/rooms';
+import { FlowRepository } from '../repositories/flows';
+import { ScriptRepository, type ScriptPatch } from '../repositories/scripts';
+import { syntaxProblem } from './sandbox';
+
+/**
+ * Creating, changing and deleting scripts, for the routes and the demo. A script that feeds a
+ * flow is that flow's `source` (with `parameters` at least `{}`, so the flow is ready and
+ * enabled); when it stops feeding it, the flow's source goes back to null. Either change is
+ * published as `flow.changed`.
+ */
+
+function checkCode(code: string | undefined): void {
+  if (code === undefined) return;
+  const problem = syntaxProblem(code);
+  if (problem) {
+    throw HttpError.badRequest(`the code does not compile: ${problem}`, [
+      { path: 'body.code', message: problem },
+    ]);
+  }
+}
+
+/** The flow a body names: undefined when it names none, null for `flow_id: null`. */
+async function namedFlow(
+  flows: FlowRepository,
+  body: { flow_id?: string | null; flow_tag?: string },
+): Promise<Flow | null | undefined> {
+  if (body.flow_tag !== undefined) {
+    const flow = await flows.getByTag(body.flow_tag);
+    if (!flow) {
+      throw HttpError.badRequest(`flow ${body.flow_tag} does not exist`, [
+        { path: 'body.flow_tag', message: `no flow has the tag "${body.flow_tag}"` },
+      ]);
+    }
+    return flow;
+  }
+  if (body.flow_id === undefined || body.flow_id === null) return body.flow_id;
+  const flow = await flows.get(body.flow_id);
+  if (!flow) {
+    throw HttpError.badRequest(`flow ${body.flow_id} does not exist`, [
+      { path: 'body.flow_id', message: `no flow has the id "${body.flow_id}"` },
+    ]);
+  }
+  return flow;
+}
+
+const alreadyFed = (flow: Flow, by: string) =>
+  HttpError.conflict(`flow "${flow.tag}" is already fed by script ${by}`, [
+    { path: 'body.flow_id', message: 'a flow is fed by one script at most' },
+  ]);
+
+async function checkFree(scripts: ScriptRepository, flow: Flow, self: string | null): Promise<void> {
+  const feeder = await scripts.findByFlow(flow.id);
+  if (feeder && feeder.id !== self) throw alreadyFed(flow, feeder.id);
+}
+
+/** Makes the script the flow's source; the flow's id when it changed. */
+async function attach(tx: Queryable, flowId: string, scriptId: string): Promise<string | null> {
+  let changed = false;
+  const flow = await new FlowRepository(tx).update(flowId, (current) => {
+    const parameters = current.parameters ?? {};
+    changed = current.source !== scriptId || current.parameters === null || !current.enabled;
+    return { source: scriptId, parameters, enabled: isFlowReady({ source: scriptId, parameters }) };
+  });
+  return flow && changed ? flow.id : null;
+}
+
+/** Clears the flow's source when it is still this script; the flow's id when it changed. */
+async function detach(tx: Queryable, flowId: string, scriptId: string): Promise<string | null> {
+  let changed = false;
+  const flow = await new FlowRepository(tx).update(flowId, (current) => {
+    if (current.source !== scriptId) return {};
+    changed = true;
+    return { source: null, enabled: isFlowReady({ source: null, parameters: current.parameters }) };
+  });
+  return flow && changed ? flow.id : null;
+}
+
+async function publishFlows(ctx: ServiceContext, ids: readonly (string | null)[]): Promise<void> {
+  for (const id of new Set(ids)) {
+    if (id) await ctx.events.publish({ type: 'flow.changed', flow_id: id }, [rooms.flow(id)]);
+  }
+}
+
+/** The database's refusals of a script write, as answers. */
+function asHttpError(error: unknown, flow: Flow | null | undefined): unknown {
+  const code = pgErrorCode(error);
+  if (code === PG_UNIQUE_VIOLATION && flow) return alreadyFed(flow, 'another script');
+  if (code === PG_FOREIGN_KEY_VIOLATION && flow) {
+    return HttpError.badRequest(`flow ${flow.id} does not exist`, [
+      { path: 'body.flow_id', message: 'the flow was deleted meanwhile' },
+    ]);
+  }
+  return error;
+}
+
+export async function createScript(ctx: ServiceContext, body: ScriptCreate): Promise<Script> {
+  checkCode(body.code);
+  const flow = await namedFlow(new FlowRepository(ctx.db), body);
+  if (flow) await checkFree(new ScriptRepository(ctx.db), flow, null);
+  let result: { script: Script; changed: string | null };
+  try {
+    result = await ctx.db.transaction(async (tx) => {
+      const script = await new ScriptRepository(tx).create(
+        {
+          name: body.name,
+          code: body.code,
+          interval: body.interval,
+          timeout_seconds: body.timeout_seconds,
+          enabled: body.enabled,
+          flow_id: flow ? flow.id : null,
+        },
+        ctx.clock.now(),
+      );
+      return { script, changed: flow ? await attach(tx, flow.id, script.id) : null };
+    });
+  } catch (error) {
+    throw asHttpError(error, flow);
+  }
+  await publishFlows(ctx, [result.changed]);
+  return result.script;
+}
+
+/** The updated script, or null when there is no such script. An empty body changes nothing. */
+export async function updateScript(
+  ctx: ServiceContext,
+  id: string,
+  body: ScriptUpdate,
+): Promise<Script | null> {
+  const scripts = new ScriptRepository(ctx.db);
+  const current = await scripts.get(id);
+  if (!current) return null;
+  const { flow_id: _flowId, flow_tag: _flowTag, ...fields } = body;
+  const patch: ScriptPatch = Object.fromEntries(
+    Object.entries(fields).filter(([, value]) => value !== undefined),
+  ) as ScriptPatch;
+  checkCode(patch.code);
+  const flow = await namedFlow(new FlowRepository(ctx.db), body);
+  if (flow) await checkFree(scripts, flow, id);
+  const nextFlowId = flow === undefined ? current.flow_id : flow === null ? null : flow.id;
+  const moving = nextFlowId !== current.flow_id;
+  if (moving) patch.flow_id = nextFlowId;
+  if (Object.keys(patch).length === 0 && flow === undefined) return current;
+  let result: { script: Script | null; changed: (string | null)[] };
+  try {
+    result = await ctx.db.transaction(async (tx) => {
+      const script = await new ScriptRepository(tx).update(id, patch, ctx.clock.now());
+      if (!script) return { script, changed: [] };
+      const changed: (string | null)[] = [];
+      if (moving && current.flow_id) changed.push(await detach(tx, current.flow_id, id));
+      if (nextFlowId && flow !== undefined) changed.push(await attach(tx, nextFlowId, id));
+      return { script, changed };
+    });
+  } catch (error) {
+    throw asHttpError(error, flow);
+  }
+  await publishFlows(ctx, result.changed);
+  return result.script;
+}
+
+/** True when it existed. Its flow stops being fed (source null) and its runs go with it. */
+export async function deleteScript(ctx: ServiceContext, id: string): Promise<boolean> {
+  const result = await ctx.db.transaction(async (tx) => {
+    const script = await new ScriptRepository(tx).delete(id);
+    if (!script) return null;
+    return { changed: script.flow_id ? await detach(tx, script.flow_id, id) : null };
+  });
+  if (!result) return false;
+  await publishFlows(ctx, [result.changed]);
+  return true;
+}
