@@ -72,11 +72,15 @@ function startAgent(
   return { agent, messages };
 }
 
-async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 15_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => T | Promise<T>,
+  timeoutMs = 15_000,
+): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
-    if (value) return value;
+    if (value) return value as NonNullable<T>;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

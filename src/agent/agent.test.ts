@@ -269,6 +269,102 @@ describe('catching up', () => {
   });
 });
 
+describe('notification sounds', () => {
+  const notification = (id: string, sound: string | null) => ({
+    id,
+    channel_id: 'ch_default',
+    title: id,
+    message: 'm',
+    icon: null,
+    duration: 10,
+    sound_url: sound,
+    created_at: '2026-11-21T08:00:00.000Z',
+  });
+
+  it("caches a notification's own sound before showing it, keeping the order of arrival", async () => {
+    service.addDevice('lobby');
+    const cached = new Set<string>();
+    let finish: () => void = () => undefined;
+    const media: MediaStore = {
+      ...noMedia,
+      has: (url) => cached.has(url),
+      nameOf: () => 'abc.mp3',
+      ensure: (url) =>
+        new Promise((resolve) => {
+          finish = () => {
+            cached.add(url);
+            resolve('abc.mp3');
+          };
+        }),
+    };
+    const agent = new DeviceAgent(
+      {
+        fetch: service.fetch,
+        connectRealtime: () => socket,
+        clock,
+        store,
+        system: fixedSystem,
+        media,
+        log,
+        random: () => random,
+        appVersion: '1.2.3',
+        mediaBaseUrl: '/media/',
+      },
+      config,
+    );
+    agent.onMessage((message) => messages.push(message));
+    await agent.start();
+    socket.fire('connect');
+    await clock.advance(0);
+    socket.push({
+      id: 11,
+      type: 'notification.created',
+      notification: notification('first', 'https://x.test/a.mp3'),
+    });
+    socket.push({ id: 12, type: 'notification.created', notification: notification('second', null) });
+    await clock.advance(0);
+    expect(messages.filter((m) => m.kind === 'notification')).toEqual([]);
+    finish();
+    await clock.advance(0);
+    const kinds = messages.map((m) => (m.kind === 'notification' ? m.notification.title : m.kind)).slice(-3);
+    expect(kinds).toEqual(['state', 'first', 'second']);
+    expect(agent.getState().media['https://x.test/a.mp3']).toBe('/media/abc.mp3');
+    await agent.stop();
+  });
+
+  it('shows the notification with the default sound when its own is not cached in time', async () => {
+    service.addDevice('lobby');
+    const agent = new DeviceAgent(
+      {
+        fetch: service.fetch,
+        connectRealtime: () => socket,
+        clock,
+        store,
+        system: fixedSystem,
+        media: { ...noMedia, ensure: () => new Promise(() => undefined) },
+        log,
+        random: () => random,
+        appVersion: '1.2.3',
+        mediaBaseUrl: '/media/',
+      },
+      config,
+    );
+    agent.onMessage((message) => messages.push(message));
+    await agent.start();
+    socket.fire('connect');
+    await clock.advance(0);
+    socket.push({
+      id: 11,
+      type: 'notification.created',
+      notification: notification('slow', 'https://x.test/b.mp3'),
+    });
+    await clock.advance(5000);
+    expect(messages.some((m) => m.kind === 'notification' && m.notification.title === 'slow')).toBe(true);
+    expect(log.lines.some((l) => l.includes('plays the default sound'))).toBe(true);
+    await agent.stop();
+  });
+});
+
 describe('offline', () => {
   it('plays the last good state from its store when the service is unreachable at start', async () => {
     service.addDevice('lobby', 'p1');

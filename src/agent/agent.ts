@@ -46,6 +46,10 @@ export interface AgentDeps {
 }
 
 const STATE_KEY = 'player-state';
+/** How long a notification waits for its sound to be cached before it is shown with the chime. */
+const SOUND_WAIT_MS = 5000;
+/** Notification sounds kept in the media map, most recent last. */
+const SOUNDS_KEPT = 50;
 const RESYNC_DEBOUNCE_MS = 200;
 const PERSIST_DEBOUNCE_MS = 2000;
 
@@ -73,6 +77,9 @@ export class DeviceAgent implements BridgeHost {
   private resyncTimer: TimerHandle | null = null;
   private persistTimer: TimerHandle | null = null;
   private stopped = false;
+  private readonly sounds: string[] = [];
+  /** Notifications are delivered in arrival order, even when one waits for its sound. */
+  private deliveries: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly deps: AgentDeps,
@@ -246,13 +253,38 @@ export class DeviceAgent implements BridgeHost {
   }
 
   private onNotification(notification: Notification): void {
-    this.emit({ kind: 'notification', notification });
+    this.deliveries = this.deliveries.then(() => this.deliver(notification));
+  }
+
+  /** Caches a notification's own sound first (for a while), so the renderer plays it, not the chime. */
+  private async deliver(notification: Notification): Promise<void> {
     const sound = notification.sound_url;
-    if (sound && sound !== 'default') {
-      this.deps.media
-        .ensure(sound)
-        .catch((error: unknown) => this.deps.log.warn(`sound not cached: ${String(error)}`));
+    if (sound && /^https?:\/\//.test(sound)) {
+      if (!this.sounds.includes(sound)) this.sounds.push(sound);
+      if (this.sounds.length > SOUNDS_KEPT) this.sounds.shift();
+      if (!this.deps.media.has(sound)) await this.cacheSound(sound);
+      if (this.deps.media.has(sound) && !this.state.media[sound]) {
+        this.setState({ ...this.state, media: this.mediaMap(this.state) });
+      }
     }
+    this.emit({ kind: 'notification', notification });
+  }
+
+  private cacheSound(url: string): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = this.deps.clock.setTimeout(() => {
+        this.deps.log.warn(`sound ${url} is not cached yet; the notification plays the default sound`);
+        resolve();
+      }, SOUND_WAIT_MS);
+      const done = () => {
+        timer.cancel();
+        resolve();
+      };
+      this.deps.media.ensure(url).then(done, (error: unknown) => {
+        this.deps.log.warn(`sound not cached: ${String(error)}`);
+        done();
+      });
+    });
   }
 
   private scheduleResync(): void {
@@ -298,7 +330,7 @@ export class DeviceAgent implements BridgeHost {
 
   private mediaMap(state: Pick<PlayerState, 'playlist' | 'boards'>): Record<string, string> {
     const media: Record<string, string> = {};
-    for (const url of mediaUrlsOf(state)) {
+    for (const url of [...mediaUrlsOf(state), ...this.sounds]) {
       if (this.deps.media.has(url)) media[url] = `${this.deps.mediaBaseUrl}${this.deps.media.nameOf(url)}`;
     }
     return media;
