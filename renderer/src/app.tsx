@@ -2,8 +2,8 @@ import { useEffect, useState } from 'react';
 import type { PlayerState, WallboardBridge } from '../../src/shared/bridge';
 import { playerStateSchema } from '../../src/shared/bridge';
 import { describeIssues } from '../../src/shared/issues';
-import { BoardView } from './board/board-view';
-import { FitScreen } from './board/fit-screen';
+import { Player } from './player/player';
+import { dropBadItems } from './player/sanitize-state';
 import { FlowStore } from './store/flow-store';
 import { WaitingScreen } from './waiting-screen';
 
@@ -15,7 +15,9 @@ export function App({ bridge }: { bridge: WallboardBridge | null }) {
     if (!bridge) return;
     let active = true;
     const accept = (candidate: unknown) => {
-      const parsed = playerStateSchema.safeParse(candidate);
+      const parsed = playerStateSchema.safeParse(
+        dropBadItems(candidate, (message) => bridge.log({ level: 'warn', message })),
+      );
       if (!parsed.success) {
         bridge.log({ level: 'warn', message: `ignored an invalid state: ${describeIssues(parsed.error)}` });
         return;
@@ -42,27 +44,18 @@ export function App({ bridge }: { bridge: WallboardBridge | null }) {
   if (!state) {
     return <WaitingScreen headline="Wallboard" detail="Starting…" />;
   }
-  const item = state.playlist?.items.find(
-    (candidate) => candidate.type === 'board' && state.boards[candidate.board_id],
-  );
-  const board = item?.type === 'board' ? state.boards[item.board_id] : undefined;
-  if (!board) {
-    return (
-      <WaitingScreen
-        headline="Waiting for a playlist"
-        detail="Assign a playlist to this device in the Wallboard service."
-        device={state.device}
-      />
-    );
-  }
   return (
-    <FitScreen width={board.size[0]} height={board.size[1]}>
-      <BoardView
-        board={board}
-        store={store}
-        media={state.media}
-        onProblem={(message) => bridge.log({ level: 'warn', message })}
-      />
-    </FitScreen>
+    <Player
+      state={state}
+      store={store}
+      bridge={bridge}
+      waiting={
+        <WaitingScreen
+          headline="Waiting for a playlist"
+          detail="Assign a playlist to this device in the Wallboard service."
+          device={state.device}
+        />
+      }
+    />
   );
 }

@@ -1,0 +1,107 @@
+import { useEffect, useMemo } from 'react';
+import { BoardView } from '../board/board-view';
+import { FitScreen } from '../board/fit-screen';
+import type { FlowStore } from '../store/flow-store';
+import { ItemBoundary } from './item-boundary';
+import { ImageItem, VideoItem } from './media-items';
+import { describeView, type ItemView } from './resolve-item';
+import type { Sequencer, Slot } from './sequencer';
+
+type BoardItemView = Extract<ItemView, { kind: 'board' }>;
+
+const FRAME_FALLBACK_MS = 1000;
+
+/**
+ * Ready one animation frame after mounting: by then every widget has drawn, including those that
+ * draw in a second pass. A page whose frames have stopped (hidden, minimised) shows nothing, so
+ * a late frame is no reason to hold the board back: a timer stands in for it.
+ */
+function BoardItem({
+  view,
+  store,
+  media,
+  onProblem,
+  onReady,
+}: {
+  view: BoardItemView;
+  store: FlowStore;
+  media: Record<string, string>;
+  onProblem: (message: string) => void;
+  onReady: () => void;
+}) {
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => onReady());
+    const fallback = setTimeout(onReady, FRAME_FALLBACK_MS);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(fallback);
+    };
+  }, [onReady]);
+
+  return (
+    <FitScreen width={view.board.size[0]} height={view.board.size[1]}>
+      <BoardView board={view.board} store={store} media={media} onProblem={onProblem} />
+    </FitScreen>
+  );
+}
+
+interface ItemLayerProps {
+  slot: Slot;
+  /** On screen; otherwise prepared, hidden behind the item on screen. */
+  active: boolean;
+  sequencer: Sequencer;
+  store: FlowStore;
+  media: Record<string, string>;
+  log: (level: 'info' | 'warn', message: string) => void;
+}
+
+/** One playlist item on its own full-screen layer, reporting to the sequencer how it fares. */
+export function ItemLayer({ slot, active, sequencer, store, media, log }: ItemLayerProps) {
+  const id = slot.id;
+  const events = useMemo(
+    () => ({
+      ready: () => sequencer.ready(id),
+      failed: (reason: string) => sequencer.failed(id, reason),
+      ended: () => sequencer.ended(id),
+      timeLeft: (seconds: number) => sequencer.timeLeft(id, seconds),
+      crashed: (error: Error) => sequencer.failed(id, `its view failed (${error.message})`),
+      problem: (message: string) => log('warn', message),
+      warn: (message: string) => log('warn', message),
+    }),
+    [sequencer, id, log],
+  );
+  const view = slot.view;
+
+  return (
+    <div
+      className={active ? 'player-layer player-layer-active' : 'player-layer player-layer-next'}
+      data-testid={active ? 'player-current' : 'player-next'}
+      data-showing={describeView(view)}
+      aria-hidden={active ? undefined : true}
+    >
+      <ItemBoundary onError={events.crashed}>
+        {view.kind === 'board' ? (
+          <BoardItem
+            view={view}
+            store={store}
+            media={media}
+            onProblem={events.problem}
+            onReady={events.ready}
+          />
+        ) : view.kind === 'image' ? (
+          <ImageItem view={view} onReady={events.ready} onFailed={events.failed} />
+        ) : (
+          <VideoItem
+            view={view}
+            active={active}
+            onReady={events.ready}
+            onFailed={events.failed}
+            onEnded={events.ended}
+            onTimeLeft={events.timeLeft}
+            onWarn={events.warn}
+          />
+        )}
+      </ItemBoundary>
+    </div>
+  );
+}

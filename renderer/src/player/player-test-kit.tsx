@@ -1,0 +1,186 @@
+import { vi } from 'vitest';
+import { render } from 'vitest-browser-react';
+import { boardExportSchema, type BoardExport } from '../../../src/shared/board-export';
+import type {
+  BridgeMessage,
+  PlayerState,
+  RendererLog,
+  ShowingReport,
+  WallboardBridge,
+} from '../../../src/shared/bridge';
+import { notificationSchema, type Notification } from '../../../src/shared/notification';
+import { playlistSchema } from '../../../src/shared/playlist';
+import { FlowStore } from '../store/flow-store';
+import { WaitingScreen } from '../waiting-screen';
+import { Player } from './player';
+
+// Taken before any test fakes the timers: waiting for the browser (decoding, media events) needs real time.
+const realSetTimeout = globalThis.setTimeout.bind(globalThis);
+
+/** Real time passing, whatever the fake clock does. */
+export const realPause = (ms = 0) => new Promise<void>((resolve) => realSetTimeout(resolve, ms));
+
+/** Fakes only the clocks the player uses, so the browser and the test runner keep real time. */
+export function useFakeClock(): void {
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'requestAnimationFrame', 'cancelAnimationFrame'],
+  });
+}
+
+/**
+ * Moves the fake clock on in steps, letting React commit and run its effects (on real time)
+ * after each, as the real browser would between frames.
+ */
+export async function tick(ms: number, step = 50): Promise<void> {
+  for (let passed = 0; passed < ms; passed += step) {
+    await vi.advanceTimersByTimeAsync(Math.min(step, ms - passed));
+    await realPause();
+  }
+}
+
+/** Waits, on real time, for something the browser does by itself (decoding an image, loading a video). */
+export async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const start = performance.now();
+  while (!check()) {
+    if (performance.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await realPause(10);
+  }
+}
+
+export class FakeBridge implements WallboardBridge {
+  readonly logs: RendererLog[] = [];
+  readonly reports: string[] = [];
+  private readonly listeners = new Set<(message: BridgeMessage) => void>();
+
+  constructor(public state: PlayerState) {}
+
+  getState(): Promise<PlayerState> {
+    return Promise.resolve(this.state);
+  }
+
+  onMessage(listener: (message: BridgeMessage) => void) {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  reportShowing(report: ShowingReport): void {
+    this.reports.push(report.showing);
+  }
+
+  log(entry: RendererLog): void {
+    this.logs.push(entry);
+  }
+
+  emit(message: BridgeMessage): void {
+    for (const listener of [...this.listeners]) listener(message);
+  }
+
+  logText(): string {
+    return this.logs.map((entry) => entry.message).join('\n');
+  }
+}
+
+export function makeBoard(name: string, channels: string[] = []): BoardExport {
+  return boardExportSchema.parse({ name, channel_ids: channels, widgets: [] });
+}
+
+type ItemInput = Record<string, unknown>;
+
+export const board = (id: string, duration: number, extra: ItemInput = {}): ItemInput => ({
+  type: 'board',
+  board_id: id,
+  duration,
+  ...extra,
+});
+export const image = (url: string, duration: number, extra: ItemInput = {}): ItemInput => ({
+  type: 'image',
+  url,
+  duration,
+  ...extra,
+});
+export const video = (url: string, extra: ItemInput = {}): ItemInput => ({ type: 'video', url, ...extra });
+
+export function makeState(
+  items: ItemInput[] | null,
+  { boards = {}, media = {} }: { boards?: Record<string, BoardExport>; media?: Record<string, string> } = {},
+): PlayerState {
+  return {
+    device: { tag: 'lobby-screen', name: 'Lobby' },
+    online: true,
+    stale: false,
+    last_sync: null,
+    playlist:
+      items === null
+        ? null
+        : playlistSchema.parse({ id: 'pl-1', name: 'Lobby', items, updated_at: '2026-11-21T07:00:00.000Z' }),
+    boards,
+    media,
+  };
+}
+
+let notificationIds = 0;
+
+export function makeNotification(channel: string, fields: Partial<Notification> = {}): Notification {
+  notificationIds += 1;
+  return notificationSchema.parse({
+    id: `n-${notificationIds}`,
+    channel_id: channel,
+    title: `Title ${notificationIds}`,
+    message: `Message ${notificationIds}`,
+    icon: null,
+    duration: 10,
+    sound_url: null,
+    created_at: '2026-11-21T07:00:00.000Z',
+    ...fields,
+  });
+}
+
+/** A small solid PNG as a data URL: a real image to decode, with nothing to fetch. */
+export function pngDataUrl(color: string): string {
+  const canvas = document.createElement('canvas');
+  canvas.width = 64;
+  canvas.height = 36;
+  const context = canvas.getContext('2d');
+  if (!context) throw new Error('no 2d canvas');
+  context.fillStyle = color;
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  return canvas.toDataURL('image/png');
+}
+
+export async function renderPlayer(
+  state: PlayerState,
+  timing?: { prepareLeadMs?: number; readyTimeoutMs?: number },
+) {
+  const bridge = new FakeBridge(state);
+  const store = new FlowStore();
+  const element = (current: PlayerState) => (
+    <Player
+      state={current}
+      store={store}
+      bridge={bridge}
+      timing={timing}
+      waiting={
+        <WaitingScreen headline="Waiting for a playlist" detail="Nothing to play" device={current.device} />
+      }
+    />
+  );
+  const screen = await render(element(state));
+  return {
+    screen,
+    bridge,
+    /** Gives the player a new state, as the App does. */
+    show: async (next: PlayerState) => {
+      await screen.rerender(element(next));
+      await realPause();
+    },
+  };
+}
+
+/** What is on screen, as the player reports it: `board:<id>`, `image:<url>`, `video:<url>` or `waiting`. */
+export function onScreen(): string {
+  return document.querySelector('[data-testid="player-current"]')?.getAttribute('data-showing') ?? 'waiting';
+}
+
+export function prepared(): Element | null {
+  return document.querySelector('[data-testid="player-next"]');
+}

@@ -1,0 +1,119 @@
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
+import type { PlayerState, WallboardBridge } from '../../../src/shared/bridge';
+import { describeIssues } from '../../../src/shared/issues';
+import { notificationSchema } from '../../../src/shared/notification';
+import type { FlowStore } from '../store/flow-store';
+import { ItemLayer } from './item-layer';
+import { NotificationArea } from './notification-area';
+import { NotificationQueue } from './notification-queue';
+import { Sequencer, type SequencerOptions, type Slot } from './sequencer';
+import { playSound, soundSource } from './sound';
+import './player.css';
+
+const MAX_LOG = 4096;
+const MAX_SHOWING = 2048;
+
+interface PlayerProps {
+  state: PlayerState;
+  store: FlowStore;
+  bridge: WallboardBridge;
+  /** Shown while nothing of the playlist can play. */
+  waiting: ReactNode;
+  /** Timing of the sequencer, for tests. */
+  timing?: Pick<SequencerOptions, 'prepareLeadMs' | 'readyTimeoutMs'>;
+}
+
+/**
+ * Plays the playlist of the state, full screen, with the notifications of the channels on
+ * screen over it at the bottom (which channels: see docs/player.md).
+ */
+export function Player({ state, store, bridge, waiting, timing }: PlayerProps) {
+  const [sequencer] = useState(() => new Sequencer(timing));
+  const [queue] = useState(() => new NotificationQueue());
+  const media = state.media;
+
+  const log = useCallback(
+    (level: 'info' | 'warn', message: string) => bridge.log({ level, message: message.slice(0, MAX_LOG) }),
+    [bridge],
+  );
+
+  // Layout effects, in this order: the new state is taken before the browser paints, so a frame
+  // never pairs the new state with the items of the old one.
+  useLayoutEffect(() => {
+    sequencer.attach({
+      log,
+      report: (showing) => bridge.reportShowing({ showing: showing.slice(0, MAX_SHOWING) }),
+    });
+  }, [sequencer, bridge, log]);
+  useLayoutEffect(() => sequencer.update(state), [sequencer, state]);
+  useLayoutEffect(() => {
+    queue.attach({
+      log,
+      onShow: (notification) => {
+        const src = soundSource(notification.sound_url, media, log);
+        if (src) playSound(src, log);
+      },
+    });
+  }, [queue, media, log]);
+
+  useEffect(() => {
+    sequencer.resume();
+    queue.resume();
+    return () => {
+      sequencer.pause();
+      queue.pause();
+    };
+  }, [sequencer, queue]);
+
+  useEffect(
+    () =>
+      bridge.onMessage((message) => {
+        if (message.kind !== 'notification') return;
+        const parsed = notificationSchema.safeParse(message.notification);
+        if (!parsed.success) {
+          log('warn', `ignored an invalid notification: ${describeIssues(parsed.error)}`);
+          return;
+        }
+        const notification = parsed.data;
+        if (!sequencer.getSnapshot().channels.has(notification.channel_id)) {
+          log(
+            'info',
+            `notification ${notification.id} of channel ${notification.channel_id} not shown: no board on screen uses that channel`,
+          );
+          return;
+        }
+        queue.push(notification);
+      }),
+    [bridge, sequencer, queue, log],
+  );
+
+  const snapshot = useSyncExternalStore(sequencer.subscribe, sequencer.getSnapshot);
+  // Oldest first, so the prepared layer never moves in the DOM when it comes on screen (a moved
+  // video would stop).
+  const layers = [snapshot.current, snapshot.next].filter((slot): slot is Slot => slot !== null);
+
+  return (
+    <div className="player">
+      {!snapshot.current && waiting}
+      {layers.map((slot) => (
+        <ItemLayer
+          key={slot.id}
+          slot={slot}
+          active={slot === snapshot.current}
+          sequencer={sequencer}
+          store={store}
+          media={media}
+          log={log}
+        />
+      ))}
+      <NotificationArea queue={queue} />
+    </div>
+  );
+}

@@ -1,0 +1,368 @@
+import type { PlayerState } from '../../../src/shared/bridge';
+import type { PlaylistItem } from '../../../src/shared/playlist';
+import { describeView, resolveItem, sameView, screenChannels, type ItemView } from './resolve-item';
+
+/** One mounting of a playlist item. */
+export interface Slot {
+  /** New for each mounting: layers are keyed by it, so the prepared one is shown without a remount. */
+  readonly id: number;
+  /** Position in the playlist as it is now. */
+  readonly index: number;
+  readonly item: PlaylistItem;
+  readonly view: ItemView;
+  /** Left the playlist (or failed) while on screen: it stays only until its successor is ready. */
+  readonly gone: boolean;
+}
+
+export interface SequencerSnapshot {
+  /** On screen; null shows the waiting screen. */
+  readonly current: Slot | null;
+  /** Mounted hidden behind the current one until it is ready and its turn comes. */
+  readonly next: Slot | null;
+  /** Notifications of these channels are shown (see resolve-item.ts). */
+  readonly channels: ReadonlySet<string>;
+}
+
+export interface SequencerOptions {
+  /** How long before its turn the next item is mounted. */
+  prepareLeadMs?: number;
+  /** A prepared item not ready by then is skipped. */
+  readyTimeoutMs?: number;
+}
+
+export interface SequencerOutput {
+  log(level: 'info' | 'warn', message: string): void;
+  /** What is on screen, at each switch (see describeView). */
+  report(showing: string): void;
+}
+
+export const PREPARE_LEAD_MS = 3000;
+export const READY_TIMEOUT_MS = 20_000;
+
+const itemKey = (item: PlaylistItem): string => JSON.stringify(item);
+
+/** What an item shows, whatever its settings: an edited duration is the same item, not a new one. */
+const itemIdentity = (item: PlaylistItem): string =>
+  item.type === 'board' ? `board:${item.board_id}` : `${item.type}:${item.url}`;
+
+/**
+ * Plays a playlist: each item for its duration, in order, looping. The next item is mounted
+ * hidden `prepareLeadMs` before its turn and the switch waits until it reports ready, so the
+ * screen never shows a blank or half-drawn frame. Each item runs one timer at a time; views
+ * report readiness, failures and video ends as events. A new state takes effect at the next
+ * switch, or at once when the item on screen left the playlist.
+ */
+export class Sequencer {
+  private readonly options: Required<SequencerOptions>;
+  private output: SequencerOutput = { log: () => undefined, report: () => undefined };
+  private readonly listeners = new Set<() => void>();
+  private state: PlayerState | null = null;
+  private current: Slot | null = null;
+  private next: Slot | null = null;
+  private nextReady = false;
+  /** The current item's time is up: switch as soon as the next one is ready. */
+  private due = false;
+  /** Inside the current item's last `prepareLeadMs`: the next one should be mounted. */
+  private preparing = false;
+  private slotIds = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readyTimer: ReturnType<typeof setTimeout> | null = null;
+  private running = true;
+  /** Items that failed, by key, skipped until the next state gives them another chance. */
+  private failures = new Map<string, string>();
+  /** Skip reasons already logged for this state, so a looping playlist does not repeat them. */
+  private logged = new Set<string>();
+  private reported: { slot: number | null; showing: string } | null = null;
+  private snapshot: SequencerSnapshot = { current: null, next: null, channels: new Set() };
+
+  constructor(options: SequencerOptions = {}) {
+    this.options = {
+      prepareLeadMs: options.prepareLeadMs ?? PREPARE_LEAD_MS,
+      readyTimeoutMs: options.readyTimeoutMs ?? READY_TIMEOUT_MS,
+    };
+  }
+
+  attach(output: SequencerOutput): void {
+    this.output = output;
+  }
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  readonly getSnapshot = (): SequencerSnapshot => this.snapshot;
+
+  update(state: PlayerState): void {
+    if (state === this.state) return;
+    this.state = state;
+    this.failures = new Map();
+    this.logged = new Set();
+    this.refindCurrent(state);
+    this.settle();
+  }
+
+  /** The view of slot `id` can be shown without a blank or half-drawn frame. */
+  ready(id: number): void {
+    if (this.next?.id !== id || this.nextReady) return;
+    this.nextReady = true;
+    this.clearReadyTimer();
+    this.settle();
+  }
+
+  /** The view of slot `id` cannot be shown: it is skipped, and so is its item until a new state. */
+  failed(id: number, reason: string): void {
+    const slot = [this.current, this.next].find((candidate) => candidate?.id === id);
+    if (!slot) return;
+    this.output.log('warn', `skipped ${describeView(slot.view)}: ${reason}`);
+    this.failures.set(itemKey(slot.item), reason);
+    if (slot === this.next) {
+      this.dropNext();
+    } else if (slot === this.current) {
+      this.current = { ...slot, gone: true };
+      this.due = true;
+    }
+    this.settle();
+  }
+
+  /**
+   * The video of slot `id` played to its end. True asks the view to play it again, because
+   * nothing else is there to take its place.
+   */
+  ended(id: number): boolean {
+    if (this.current?.id !== id) return false;
+    if (this.current.view.kind === 'video' && this.current.view.duration === null) this.due = true;
+    this.settle();
+    return this.current?.id === id && this.next === null && !this.current.gone;
+  }
+
+  /** A video played to its end reports how long it has left once it knows, to prepare in time. */
+  timeLeft(id: number, seconds: number): void {
+    const current = this.current;
+    if (current?.id !== id || current.view.kind !== 'video' || current.view.duration !== null) return;
+    if (this.preparing || this.due) return;
+    const prepareIn = seconds * 1000 - this.options.prepareLeadMs;
+    if (!Number.isFinite(prepareIn) || prepareIn <= 0) {
+      this.preparing = true;
+      this.settle();
+      return;
+    }
+    this.setTimer(prepareIn, () => {
+      this.preparing = true;
+      this.settle();
+    });
+  }
+
+  /** Unmounted: no timer may fire into a player that is gone. */
+  pause(): void {
+    this.running = false;
+    this.clearTimer();
+    this.clearReadyTimer();
+  }
+
+  /** Mounted again (React's strict mode does this at once): the item on screen starts over. */
+  resume(): void {
+    if (this.running) return;
+    this.running = true;
+    if (this.current && !this.current.gone) this.startCurrent();
+    if (this.next && !this.nextReady) this.startReadyTimer();
+    this.settle();
+  }
+
+  private refindCurrent(state: PlayerState): void {
+    const current = this.current;
+    if (!current || current.gone) return;
+    const items = state.playlist?.items ?? [];
+    const key = itemIdentity(current.item);
+    let index = -1;
+    let distance = Infinity;
+    items.forEach((item, candidate) => {
+      const away = Math.abs(candidate - current.index);
+      if (away < distance && itemIdentity(item) === key) [index, distance] = [candidate, away];
+    });
+    const item = items[index];
+    if (!item) return this.replaceAtOnce(current, 'it left the playlist');
+    const resolution = resolveItem(item, state);
+    if ('skip' in resolution) return this.replaceAtOnce(current, resolution.skip);
+    // Its time on screen runs on as it started; an edited duration counts from its next turn.
+    if (
+      index !== current.index ||
+      itemKey(item) !== itemKey(current.item) ||
+      !sameView(current.view, resolution.view)
+    ) {
+      this.current = { ...current, index, item, view: resolution.view };
+    }
+  }
+
+  private replaceAtOnce(current: Slot, why: string): void {
+    this.output.log('info', `replacing ${describeView(current.view)} at once: ${why}`);
+    this.current = { ...current, gone: true };
+    this.due = true;
+  }
+
+  /** The first playable item after position `from`, skipping (and logging) what cannot play. */
+  private pickAfter(from: number): { index: number; item: PlaylistItem; view: ItemView } | null {
+    const state = this.state;
+    const items = state?.playlist?.items ?? [];
+    if (!state) return null;
+    for (let step = 1; step <= items.length; step++) {
+      const index = (((from + step) % items.length) + items.length) % items.length;
+      const item = items[index];
+      if (!item || this.failures.has(itemKey(item))) continue;
+      const resolution = resolveItem(item, state);
+      if ('view' in resolution) return { index, item, view: resolution.view };
+      this.logOnce(`skipped item ${index + 1} of the playlist: ${resolution.skip}`);
+    }
+    return null;
+  }
+
+  private logOnce(message: string): void {
+    if (this.logged.has(message)) return;
+    this.logged.add(message);
+    this.output.log('info', message);
+  }
+
+  /** Brings the next slot, the switch and the report in line with everything known now. */
+  private settle(): void {
+    if (!this.running || !this.state) return;
+    // A switch to an item whose whole duration is shorter than the lead prepares the one after
+    // at once; the bound only guards against a loop.
+    for (let round = 0; round < 3; round++) {
+      this.alignNext();
+      if (!this.switchIfReady()) break;
+    }
+    if (this.current?.gone && !this.next) {
+      this.current = null;
+      this.clearTimer();
+    }
+    this.reportShowing();
+    this.publish();
+  }
+
+  private alignNext(): void {
+    const current = this.current;
+    const wanted =
+      current === null || this.due || this.preparing
+        ? this.pickAfter(current ? (current.gone ? current.index - 1 : current.index) : -1)
+        : null;
+    // The item on screen is the only one that can play: it stays.
+    const stays = wanted && current && !current.gone && wanted.index === current.index;
+    if (!wanted || stays) {
+      this.dropNext();
+      return;
+    }
+    const next = this.next;
+    if (next && itemIdentity(next.item) === itemIdentity(wanted.item)) {
+      if (
+        next.index !== wanted.index ||
+        itemKey(next.item) !== itemKey(wanted.item) ||
+        !sameView(next.view, wanted.view)
+      ) {
+        this.next = { ...next, ...wanted };
+      }
+      return;
+    }
+    this.dropNext();
+    this.next = { id: ++this.slotIds, ...wanted, gone: false };
+    // Nothing is on screen to keep, and a board draws as it mounts (its widgets' effects run in
+    // the same commit): it comes at once, not a frame later. This also starts a board where
+    // frames do not run (a hidden page, a paused test clock).
+    if (current === null && wanted.view.kind === 'board') this.nextReady = true;
+    else this.startReadyTimer();
+  }
+
+  private switchIfReady(): boolean {
+    if (!this.next || !this.nextReady || (this.current && !this.due)) return false;
+    this.current = this.next;
+    this.next = null;
+    this.nextReady = false;
+    this.clearReadyTimer();
+    this.startCurrent();
+    return true;
+  }
+
+  private startCurrent(): void {
+    this.clearTimer();
+    this.due = false;
+    this.preparing = false;
+    const duration = this.current?.item.duration;
+    if (duration === undefined || duration === null) return; // a video to its end: see timeLeft and ended
+    const total = duration * 1000;
+    const end = () =>
+      this.setTimer(Math.min(total, this.options.prepareLeadMs), () => {
+        this.due = true;
+        this.settle();
+      });
+    if (total <= this.options.prepareLeadMs) {
+      this.preparing = true;
+      end();
+      return;
+    }
+    this.setTimer(total - this.options.prepareLeadMs, () => {
+      this.preparing = true;
+      end();
+      this.settle();
+    });
+  }
+
+  private dropNext(): void {
+    this.next = null;
+    this.nextReady = false;
+    this.clearReadyTimer();
+  }
+
+  private setTimer(ms: number, run: () => void): void {
+    this.clearTimer();
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      run();
+    }, ms);
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private startReadyTimer(): void {
+    this.clearReadyTimer();
+    const id = this.next?.id;
+    if (id === undefined || !this.running) return;
+    this.readyTimer = setTimeout(() => {
+      this.readyTimer = null;
+      this.failed(id, `it was not ready within ${this.options.readyTimeoutMs / 1000} s`);
+    }, this.options.readyTimeoutMs);
+  }
+
+  private clearReadyTimer(): void {
+    if (this.readyTimer !== null) clearTimeout(this.readyTimer);
+    this.readyTimer = null;
+  }
+
+  private reportShowing(): void {
+    // While the first item is being prepared nothing has settled yet: no report.
+    if (!this.current && this.next) return;
+    const showing = describeView(this.current?.view ?? null);
+    const slot = this.current?.id ?? null;
+    if (this.reported?.slot === slot && this.reported.showing === showing) return;
+    this.reported = { slot, showing };
+    this.output.report(showing);
+  }
+
+  private publish(): void {
+    const state = this.state;
+    if (!state) return;
+    const previous = this.snapshot;
+    const channels = screenChannels(this.current?.view ?? null, state);
+    const sameChannels =
+      channels.size === previous.channels.size &&
+      [...channels].every((channel) => previous.channels.has(channel));
+    if (previous.current === this.current && previous.next === this.next && sameChannels) return;
+    this.snapshot = {
+      current: this.current,
+      next: this.next,
+      channels: sameChannels ? previous.channels : channels,
+    };
+    for (const listener of [...this.listeners]) listener();
+  }
+}
