@@ -1,0 +1,118 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnService, type ServiceProcess } from '../service/service-process';
+
+/**
+ * The whole chain on loopback ports: the real service in its own process and a device (the web
+ * player: agent plus page server) in another, driven only through the service's HTTP API.
+ */
+export class Stack {
+  readonly admin = `e2e-admin-${Math.random().toString(36).slice(2)}-token`;
+  service: ServiceProcess | null = null;
+  player: ChildProcess | null = null;
+  playerUrl = '';
+  /** What the device process printed: its log, for a failing test to show. */
+  playerOutput = '';
+  private port = 0;
+
+  private constructor(
+    readonly dir: string,
+    readonly tag: string,
+  ) {}
+
+  static async start(tag: string): Promise<Stack> {
+    const stack = new Stack(await mkdtemp(join(tmpdir(), 'wallboard-e2e-')), tag);
+    stack.port = await freePort();
+    await stack.startService();
+    return stack;
+  }
+
+  get serviceUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** (Re)starts the service on the same port and data folder. */
+  async startService(): Promise<void> {
+    this.service = await spawnService(['--port', String(this.port), '--data', join(this.dir, 'service')], {
+      WALLBOARD_ADMIN_TOKEN: this.admin,
+    });
+  }
+
+  async killService(): Promise<void> {
+    await this.service?.stop('SIGKILL');
+  }
+
+  /** Starts the device with an affiliated token: what a real screen gets. */
+  async startPlayer(): Promise<string> {
+    const { token } = await this.api<{ token: string }>('POST', '/account/tokens', {
+      scope: 'affiliated',
+      name: `screen ${this.tag}`,
+    });
+    const child = spawn(
+      process.execPath,
+      [
+        ...['--import', 'tsx', 'src/web-player/main.ts', '--server', this.serviceUrl, '--token', token],
+        ...[
+          '--tag',
+          this.tag,
+          '--name',
+          `Screen ${this.tag}`,
+          '--port',
+          '0',
+          '--data-dir',
+          join(this.dir, 'device'),
+        ],
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    this.player = child;
+    this.playerUrl = await new Promise<string>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        this.playerOutput += chunk.toString();
+        const match = / at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(this.playerOutput);
+        if (match?.[1]) resolve(match[1]);
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      child.once('exit', (code) =>
+        reject(new Error(`the web player exited with ${code}: ${this.playerOutput}`)),
+      );
+    });
+    return this.playerUrl;
+  }
+
+  async api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${this.serviceUrl}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${this.admin}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return (response.status === 204 ? undefined : await response.json()) as T;
+  }
+
+  async stop(): Promise<void> {
+    if (this.player && this.player.exitCode === null) {
+      const exited = once(this.player, 'exit');
+      this.player.kill('SIGTERM');
+      await exited;
+    }
+    await this.service?.stop();
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  return typeof address === 'object' && address ? address.port : 0;
+}
