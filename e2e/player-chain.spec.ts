@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
 import { serveFolder, type StaticServer } from '../src/web-player/static-server';
 import { expect, test } from './fixtures';
@@ -21,7 +22,7 @@ test.afterEach(async ({}, testInfo) => {
 });
 
 /** Records what the page plays, before any of its scripts run. */
-async function recordSounds(page: import('@playwright/test').Page) {
+async function recordSounds(page: Page) {
   await page.addInitScript(() => {
     const played: string[] = [];
     Object.assign(window, { playedSounds: played });
