@@ -1,0 +1,64 @@
+// `npm start`: a plain Node launcher (not Electron), see launcher.ts for what it decides.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ConfigError } from '../agent/config';
+import { consoleLogger, nodeSystemInfo } from '../agent/node-edges';
+import { chromiumAvailable, openChromiumKiosk } from './chromium-kiosk';
+import { findElectronBinary } from './electron-binary';
+import { startEmbeddedService } from './embedded-service';
+import { runLauncher } from './launcher';
+import { startWebPlayer } from './web-fallback';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const RENDERER_DIR = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+async function main(): Promise<number> {
+  if (!existsSync(RENDERER_DIR)) throw new ConfigError('dist/renderer is missing: run `npm run build` first');
+  const log = consoleLogger('npm start');
+  const running = await runLauncher(process.argv.slice(2), process.env, {
+    root: ROOT,
+    rendererDir: RENDERER_DIR,
+    appVersion: version,
+    log,
+    system: nodeSystemInfo,
+    say: (line) => process.stdout.write(`${line}\n`),
+    findElectron: () => findElectronBinary(ROOT, process.env),
+    startService: startEmbeddedService,
+    spawnElectron(path, args, env) {
+      const child = spawn(path, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+      const exited = once(child, 'exit').then(([code]) => (typeof code === 'number' ? code : 1));
+      return {
+        exited,
+        async stop() {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+          await exited;
+        },
+      };
+    },
+    startWebPlayer,
+    async openBrowser(url) {
+      const chromium = chromiumAvailable(process.env);
+      if (!chromium.ok) return { reason: chromium.reason };
+      const browser = await openChromiumKiosk(chromium.path, url);
+      return { stop: () => browser.stop(), exited: once(browser.child, 'exit') };
+    },
+  });
+  if (!running) return 0;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void running.stop());
+  }
+  return running.done;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`wallboard: ${(error as Error).message}`);
+    process.exit(error instanceof ConfigError ? 2 : 1);
+  },
+);

@@ -1,0 +1,218 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SystemInfo } from '../agent/ports';
+import { startEmbeddedService } from './embedded-service';
+import { runLauncher, type LauncherDeps } from './launcher';
+import { startWebPlayer } from './web-fallback';
+
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const system: SystemInfo = {
+  machineId: async () => '0123456789abcdef',
+  hostname: async () => 'test-host',
+  snapshot: async () => ({
+    os: 'test',
+    cpu_load: 0,
+    memory: { total_bytes: 1, used_bytes: 1 },
+    uptime_seconds: 1,
+    display: null,
+  }),
+};
+
+let dir: string;
+let said: string[];
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'wallboard-launcher-'));
+  said = [];
+  await mkdir(join(dir, 'renderer'));
+  await writeFile(join(dir, 'renderer', 'index.html'), '<!doctype html><title>player</title>');
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+function deps(overrides: Partial<LauncherDeps>): LauncherDeps {
+  return {
+    root: '/project',
+    rendererDir: join(dir, 'renderer'),
+    appVersion: '0.1.0',
+    log: quiet,
+    system,
+    say: (line) => said.push(line),
+    findElectron: () => ({ ok: false, reason: 'node_modules/electron holds no binary' }),
+    startService: () => Promise.reject(new Error('no service in this test')),
+    spawnElectron: () => {
+      throw new Error('no Electron in this test');
+    },
+    startWebPlayer: () => Promise.reject(new Error('no web player in this test')),
+    openBrowser: async () => ({ reason: 'no display' }),
+    ...overrides,
+  };
+}
+
+function fakeElectronSpawner() {
+  const spawned: { path: string; args: string[]; env: Record<string, string> }[] = [];
+  let exit: (code: number) => void = () => undefined;
+  const spawnElectron: LauncherDeps['spawnElectron'] = (path, args, env) => {
+    spawned.push({ path, args, env });
+    const exited = new Promise<number>((resolve) => (exit = resolve));
+    return { exited, stop: async () => exit(0) };
+  };
+  return { spawned, spawnElectron, exit: (code: number) => exit(code) };
+}
+
+describe('npm start without an Electron runtime', () => {
+  it('says so in one line, runs the embedded service and serves the web player the device shows', async () => {
+    let token = '';
+    const running = await runLauncher(
+      ['--port', '0', '--data-dir', join(dir, 'data')],
+      {},
+      deps({
+        startService: async (options) => {
+          const service = await startEmbeddedService({ ...options, seeder: null });
+          token = service.token;
+          return service;
+        },
+        startWebPlayer: (options) => startWebPlayer({ ...options, system }),
+      }),
+    );
+    if (!running?.url) throw new Error('the web player did not start');
+    try {
+      expect(said.filter((line) => /Electron/.test(line))).toEqual([
+        'No Electron runtime on this machine (node_modules/electron holds no binary): serving the web player instead.',
+      ]);
+      expect(said[0]).toMatch(
+        /^No service configured: the embedded one with the demo content runs at http:\/\/127\.0\.0\.1:\d+$/,
+      );
+      expect(said.at(-1)).toBe(
+        `Wallboard web player for "screen-0123456789ab" at ${running.url} (not opened: no display)`,
+      );
+      const page = await fetch(running.url);
+      expect(await page.text()).toContain('<title>player</title>');
+      // The agent behind the page registered with the embedded service.
+      const serviceUrl = said[0]?.split(' at ')[1] ?? '';
+      let status = 0;
+      for (let i = 0; i < 300 && status !== 200; i += 1) {
+        status = (
+          await fetch(`${serviceUrl}/devices/screen-0123456789ab`, {
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).status;
+        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(status).toBe(200);
+    } finally {
+      await running.stop();
+    }
+    await expect(running.done).resolves.toBe(0);
+    await expect(fetch(running.url)).rejects.toThrow();
+    // An embedded PostgreSQL (PGlite) starts first: seconds, more on a loaded machine.
+  }, 60_000);
+
+  it('opens the player in the kiosk browser when it can, and ends when the browser closes', async () => {
+    let closeBrowser: () => void = () => undefined;
+    const closed: string[] = [];
+    const running = await runLauncher(
+      ['--server', 'http://127.0.0.1:9', '--token', 't', '--port', '0'],
+      {},
+      deps({
+        startWebPlayer: async () => ({
+          url: 'http://127.0.0.1:1234/',
+          close: async () => void closed.push('player'),
+        }),
+        openBrowser: async () => ({
+          exited: new Promise((resolve) => (closeBrowser = () => resolve(undefined))),
+          stop: async () => void closed.push('browser'),
+        }),
+      }),
+    );
+    expect(said.at(-1)).toBe(
+      `Wallboard web player for "screen-0123456789ab" at http://127.0.0.1:1234/, open in Chromium's kiosk mode`,
+    );
+    closeBrowser();
+    await expect(running?.done).resolves.toBe(0);
+    expect(closed).toEqual(['browser', 'player']);
+  });
+});
+
+describe('npm start with an Electron runtime', () => {
+  it('starts Electron on the project, with the embedded demo service by environment', async () => {
+    const electron = fakeElectronSpawner();
+    const closed: string[] = [];
+    const running = await runLauncher(
+      ['--windowed'],
+      { WALLBOARD_NAME: 'Lobby' },
+      deps({
+        findElectron: () => ({ ok: true, path: '/opt/electron/electron' }),
+        startService: async ({ deviceTag }) => {
+          expect(deviceTag).toBe('screen-0123456789ab');
+          return {
+            url: 'http://127.0.0.1:4321',
+            token: 'demo-token',
+            close: async () => void closed.push('service'),
+          };
+        },
+        spawnElectron: electron.spawnElectron,
+      }),
+    );
+    expect(electron.spawned).toEqual([
+      {
+        path: '/opt/electron/electron',
+        args: ['/project', '--windowed'],
+        env: {
+          WALLBOARD_SERVER: 'http://127.0.0.1:4321',
+          WALLBOARD_TOKEN: 'demo-token',
+          WALLBOARD_TAG: 'screen-0123456789ab',
+        },
+      },
+    ]);
+    expect(said.some((line) => /No Electron/.test(line))).toBe(false);
+    electron.exit(3);
+    await expect(running?.done).resolves.toBe(3);
+    expect(closed).toEqual(['service']);
+  });
+
+  it('passes a configured service on as flags and starts no embedded one', async () => {
+    const electron = fakeElectronSpawner();
+    const running = await runLauncher(
+      ['--server', 'https://wall.example', '--token', 'secret', '--tag', 'lobby'],
+      {},
+      deps({
+        findElectron: () => ({ ok: true, path: '/e' }),
+        spawnElectron: electron.spawnElectron,
+      }),
+    );
+    expect(electron.spawned[0]?.args).toEqual([
+      '/project',
+      '--server',
+      'https://wall.example',
+      '--token',
+      'secret',
+      '--tag',
+      'lobby',
+    ]);
+    expect(electron.spawned[0]?.env).toEqual({});
+    await running?.stop();
+  });
+
+  it('serves the web player instead with --web', async () => {
+    const running = await runLauncher(
+      ['--web', '--server', 'http://127.0.0.1:9', '--token', 't'],
+      {},
+      deps({
+        findElectron: () => ({ ok: true, path: '/e' }),
+        startWebPlayer: async () => ({ url: 'http://127.0.0.1:1/', close: async () => undefined }),
+      }),
+    );
+    expect(said[0]).toBe(
+      'No Electron runtime on this machine (--web was given): serving the web player instead.',
+    );
+    await running?.stop();
+  });
+});
+
+it('lists its flags with --help', async () => {
+  expect(await runLauncher(['--help'], {}, deps({}))).toBeNull();
+  for (const flag of ['--server', '--token', '--tag', '--windowed', '--web', '--port', '--data-dir']) {
+    expect(said[0]).toContain(flag);
+  }
+});

@@ -1,0 +1,197 @@
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError, defaultTag, resolveConfig, settingsFromEnv } from '../agent/config';
+import type { Logger, SystemInfo } from '../agent/ports';
+import type { ElectronBinary } from './electron-binary';
+import type { EmbeddedService } from './embedded-service';
+import type { WebPlayer } from './web-fallback';
+
+export const LAUNCH_HELP = `Usage: npm start -- [options]
+
+Runs the Wallboard kiosk: the Electron app where an Electron runtime exists, else the web player
+in Chromium's kiosk mode (or at a printed address). With no service configured, an embedded
+service with the demo content runs beside it.
+
+Options:
+  --server <url>         the Wallboard service (WALLBOARD_SERVER); none: the embedded demo service
+  --token <token>        a token of that service (WALLBOARD_TOKEN)
+  --tag <tag>            this screen's device tag (WALLBOARD_TAG; default from the machine id)
+  --name <name>          this screen's name (WALLBOARD_NAME; default the host name)
+  --heartbeat <seconds>  seconds between heartbeats (WALLBOARD_HEARTBEAT; default 30)
+  --cache-dir <dir>      the media cache (WALLBOARD_CACHE_DIR)
+  --windowed             Electron only: a normal window instead of the full-screen kiosk
+  --web                  the web player even where Electron exists
+  --port <port>          the web player's port (default 8080; 0 picks a free one)
+  --data-dir <dir>       the embedded service's store and the web player's state
+                         (default .wallboard-data/npm-start)
+  -h, --help             show this help
+`;
+
+const PASSED_TO_ELECTRON = ['server', 'token', 'tag', 'name', 'heartbeat', 'cache-dir'] as const;
+
+export interface Running {
+  /** Where the web player is, when it is the one running. */
+  url?: string;
+  /** Resolves with the exit status once the kiosk has ended. */
+  done: Promise<number>;
+  stop(): Promise<void>;
+}
+
+export interface LauncherDeps {
+  root: string;
+  rendererDir: string;
+  appVersion: string;
+  log: Logger;
+  system: SystemInfo;
+  /** One line for the person who typed `npm start`. */
+  say(line: string): void;
+  findElectron(): ElectronBinary;
+  startService(options: { dataDir: string; deviceTag: string; log: Logger }): Promise<EmbeddedService>;
+  spawnElectron(
+    path: string,
+    args: string[],
+    env: Record<string, string>,
+  ): { exited: Promise<number>; stop(): Promise<void> };
+  startWebPlayer(options: {
+    config: ReturnType<typeof resolveConfig>;
+    dataDir: string;
+    rendererDir: string;
+    port: number;
+    appVersion: string;
+    log: Logger;
+  }): Promise<WebPlayer>;
+  /** Opens the player in Chromium's kiosk mode; a reason when it cannot. */
+  openBrowser(url: string): Promise<{ stop(): Promise<void>; exited: Promise<unknown> } | { reason: string }>;
+}
+
+function parseLaunchArgs(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    options: {
+      server: { type: 'string' },
+      token: { type: 'string' },
+      tag: { type: 'string' },
+      name: { type: 'string' },
+      heartbeat: { type: 'string' },
+      'cache-dir': { type: 'string' },
+      windowed: { type: 'boolean', default: false },
+      web: { type: 'boolean', default: false },
+      port: { type: 'string', default: '8080' },
+      'data-dir': { type: 'string', default: join('.wallboard-data', 'npm-start') },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }).values;
+}
+
+/**
+ * `npm start`: decides what runs. The embedded demo service when no service is configured; then
+ * Electron when its binary is there, else the web player (said in one line), shown in Chromium's
+ * kiosk mode when Chromium and a display exist. Returns null after --help.
+ */
+export async function runLauncher(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  deps: LauncherDeps,
+): Promise<Running | null> {
+  const values = parseLaunchArgs(argv);
+  if (values.help) {
+    deps.say(LAUNCH_HELP.trimEnd());
+    return null;
+  }
+  const port = Number(values.port);
+  if (!/^\d+$/.test(values.port) || port > 65535)
+    throw new ConfigError(`--port must be a port number, not "${values.port}"`);
+  const dataDir = resolve(values['data-dir']);
+  const flags = {
+    server: values.server,
+    token: values.token,
+    tag: values.tag,
+    name: values.name,
+    heartbeatSeconds: values.heartbeat,
+    cacheDir: values['cache-dir'],
+  };
+  const fromEnv = settingsFromEnv(env);
+  const tag = flags.tag ?? fromEnv.tag ?? defaultTag(await deps.system.machineId().catch(() => hostname()));
+
+  let service: EmbeddedService | null = null;
+  if (!flags.server && !fromEnv.server) {
+    service = await deps.startService({ dataDir: join(dataDir, 'service'), deviceTag: tag, log: deps.log });
+    deps.say(`No service configured: the embedded one with the demo content runs at ${service.url}`);
+  }
+  const stopService = async () => {
+    await service?.close();
+  };
+
+  try {
+    const electron = values.web ? { ok: false as const, reason: '--web was given' } : deps.findElectron();
+    if (electron.ok) {
+      const args = [deps.root];
+      for (const name of PASSED_TO_ELECTRON) {
+        const value = values[name];
+        if (value !== undefined) args.push(`--${name}`, value);
+      }
+      if (values.windowed) args.push('--windowed');
+      // The demo service by environment, not flags: the app remembers flags, and this one's port changes.
+      const extraEnv: Record<string, string> = service
+        ? { WALLBOARD_SERVER: service.url, WALLBOARD_TOKEN: service.token, WALLBOARD_TAG: tag }
+        : {};
+      const child = deps.spawnElectron(electron.path, args, extraEnv);
+      const done = child.exited.finally(stopService);
+      return {
+        done,
+        async stop() {
+          await child.stop();
+          await done;
+        },
+      };
+    }
+
+    deps.say(`No Electron runtime on this machine (${electron.reason}): serving the web player instead.`);
+    const config = resolveConfig(
+      {
+        flags,
+        env: service ? { ...fromEnv, server: service.url, token: service.token } : fromEnv,
+        stored: undefined,
+      },
+      {
+        tag,
+        name: await deps.system.hostname().catch(() => hostname()),
+        cacheDir: join(dataDir, 'player', 'media'),
+      },
+    );
+    const player = await deps.startWebPlayer({
+      config,
+      dataDir: join(dataDir, 'player'),
+      rendererDir: deps.rendererDir,
+      port,
+      appVersion: deps.appVersion,
+      log: deps.log,
+    });
+    const browser = await deps.openBrowser(player.url);
+    deps.say(
+      'reason' in browser
+        ? `Wallboard web player for "${config.tag}" at ${player.url} (not opened: ${browser.reason})`
+        : `Wallboard web player for "${config.tag}" at ${player.url}, open in Chromium's kiosk mode`,
+    );
+    let ended: () => void = () => undefined;
+    const stopped = new Promise<void>((resolveStopped) => (ended = resolveStopped));
+    const done = ('reason' in browser ? stopped : Promise.race([browser.exited, stopped])).then(async () => {
+      if (!('reason' in browser)) await browser.stop();
+      await player.close();
+      await stopService();
+      return 0;
+    });
+    return {
+      url: player.url,
+      done,
+      async stop() {
+        ended();
+        await done;
+      },
+    };
+  } catch (error) {
+    await stopService();
+    throw error;
+  }
+}

@@ -1,0 +1,31 @@
+import { expect, it } from 'vitest';
+import { httpsOnlyFetch } from './media-guard';
+
+it('lets the service, https and loopback through, and refuses remote http', async () => {
+  const fetched: string[] = [];
+  const fetch = httpsOnlyFetch(async (url) => {
+    fetched.push(url);
+    return new Response('ok');
+  }, 'http://wall.lan:8787');
+  for (const url of [
+    'http://wall.lan:8787/devices/lobby',
+    'https://cdn.example/video.mp4',
+    'http://127.0.0.1:9000/local.png',
+    'http://localhost/x.png',
+    'http://[::1]/x.png',
+  ]) {
+    await expect(fetch(url)).resolves.toBeInstanceOf(Response);
+  }
+  for (const url of [
+    'http://cdn.example/video.mp4',
+    'http://wall.lan:9999/other-port.png',
+    'ftp://x/y',
+    'nonsense',
+  ]) {
+    await expect(fetch(url), url).rejects.toThrow(TypeError);
+  }
+  expect(fetched).toHaveLength(5);
+  await expect(fetch('http://cdn.example/video.mp4?sig=secret')).rejects.toThrow(
+    'refused http://cdn.example/video.mp4: remote media is loaded over https only',
+  );
+});

@@ -1,0 +1,283 @@
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import type * as ElectronModule from 'electron';
+import type { BrowserWindow } from 'electron';
+import type { DeviceAgent } from '../agent/agent';
+import {
+  ConfigError,
+  defaultTag,
+  resolveConfig,
+  settingsFromEnv,
+  settingsSchema,
+  type AgentConfig,
+} from '../agent/config';
+import { createNodeAgent } from '../agent/node-agent';
+import { nodeSystemInfo, realClock } from '../agent/node-edges';
+import type { Clock, Fetch, Logger, SystemInfo } from '../agent/ports';
+import { installAutostart, removeAutostart, runSystemctl, type AutostartTarget } from './autostart';
+import { MAIN_HELP, parseMainArgs, type MainArgs } from './cli';
+import { createFileLogger } from './file-logger';
+import { wireBridge } from './ipc';
+import { httpsOnlyFetch, isLoopback } from './media-guard';
+import {
+  APP_SCHEME,
+  createAppHandler,
+  createMediaHandler,
+  MEDIA_BASE_URL,
+  MEDIA_SCHEME,
+  PRIVILEGED_SCHEMES,
+} from './protocols';
+import { restartApp } from './restart';
+import { SelfHealing, type HealingLimits } from './self-healing';
+import { hardenContents, hardenSession } from './session-security';
+import { readShellFlagsSync, ShellSettings } from './settings';
+import { TokenStore } from './token-store';
+import { createKioskWindow } from './window';
+
+export type Electron = Pick<
+  typeof ElectronModule,
+  'app' | 'BrowserWindow' | 'ipcMain' | 'protocol' | 'session' | 'powerSaveBlocker' | 'safeStorage'
+>;
+
+/** This process, as the shell sees it; tests give their own. */
+export interface ShellProcess {
+  argv: string[];
+  env: Record<string, string | undefined>;
+  platform: NodeJS.Platform;
+  /** Electron's process.resourcesPath: where the packaged app's extra resources are. */
+  resourcesPath: string;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Edges the tests replace; the real ones by default. */
+  system?: SystemInfo;
+  fetch?: Fetch;
+  systemctl?: (args: string[]) => Promise<boolean>;
+  /** The self-healing's clock (the agent keeps real time). */
+  clock?: Clock;
+  healingLimits?: Partial<HealingLimits>;
+}
+
+export interface Shell {
+  window: BrowserWindow;
+  agent: DeviceAgent;
+  healing: SelfHealing;
+  config: AgentConfig;
+  log: Logger;
+}
+
+/** Exit status of a configuration error; the systemd unit does not restart on it. */
+export const CONFIG_ERROR_EXIT_CODE = 2;
+const STOP_TIMEOUT_MS = 3000;
+
+function autostartTarget(electron: Electron, proc: ShellProcess): AutostartTarget {
+  const { app } = electron;
+  // An AppImage runs from a temporary mount: autostart must name the AppImage file itself.
+  const command = app.isPackaged
+    ? [proc.env.APPIMAGE || proc.argv[0] || app.getPath('exe')]
+    : [proc.argv[0] || app.getPath('exe'), app.getAppPath()];
+  return {
+    platform: proc.platform,
+    home: app.getPath('home'),
+    xdgConfigHome: proc.env.XDG_CONFIG_HOME,
+    command,
+    templatesDir: app.isPackaged
+      ? join(proc.resourcesPath, 'linux')
+      : join(app.getAppPath(), 'resources', 'linux'),
+  };
+}
+
+async function runAutostartCommand(electron: Electron, proc: ShellProcess, args: MainArgs): Promise<void> {
+  const { app } = electron;
+  await app.whenReady();
+  const edges = {
+    setLoginItemSettings: (settings: { openAtLogin: boolean; path?: string; args?: string[] }) =>
+      app.setLoginItemSettings(settings),
+    systemctl: proc.systemctl ?? runSystemctl,
+  };
+  try {
+    const target = autostartTarget(electron, proc);
+    const done = await (args.installAutostart ? installAutostart : removeAutostart)(target, edges);
+    proc.stdout(`${done.join('\n')}\n`);
+    app.exit(0);
+  } catch (error) {
+    proc.stderr(`wallboard: ${(error as Error).message}\n`);
+    app.exit(1);
+  }
+}
+
+/** Flags, the environment, then the stored settings and token; flags given are remembered. */
+async function loadConfig(
+  args: MainArgs,
+  proc: ShellProcess,
+  settings: ShellSettings,
+  tokens: TokenStore,
+  userData: string,
+): Promise<AgentConfig> {
+  const system = proc.system ?? nodeSystemInfo;
+  const stored = await settings.readSettings();
+  const config = resolveConfig(
+    {
+      flags: args.settings,
+      env: settingsFromEnv(proc.env),
+      stored: {
+        ...(typeof stored === 'object' && stored !== null ? stored : {}),
+        token: await tokens.read(),
+      },
+    },
+    {
+      tag: defaultTag(await system.machineId().catch(() => hostname())),
+      name: await system.hostname().catch(() => hostname()),
+      cacheDir: join(userData, 'media'),
+    },
+  );
+  const { token, ...rest } = args.settings;
+  // Validated by resolveConfig already; parsed again for the numbers.
+  await settings.remember(settingsSchema.omit({ token: true }).parse(rest));
+  if (token) await tokens.write(token);
+  return config;
+}
+
+/**
+ * The composition root of the Electron main process: one instance, the agent with its real
+ * edges, the app and media protocols, the locked-down kiosk window, the bridge over IPC and the
+ * self-healing. Returns null when this process only had a command to run (or nothing to do).
+ */
+export async function startShell(electron: Electron, proc: ShellProcess): Promise<Shell | null> {
+  const { app } = electron;
+  const args = parseMainArgs(proc.argv.slice(app.isPackaged ? 1 : 2));
+  if (args.help) {
+    proc.stdout(MAIN_HELP);
+    app.exit(0);
+    return null;
+  }
+  electron.protocol.registerSchemesAsPrivileged(PRIVILEGED_SCHEMES);
+  // A second screen's instance on one machine, or a test, keeps its own state (and lock).
+  if (proc.env.WALLBOARD_USER_DATA) app.setPath('userData', proc.env.WALLBOARD_USER_DATA);
+  const userData = app.getPath('userData');
+  const settingsDir = join(userData, 'settings');
+  const gpuDisabled = readShellFlagsSync(settingsDir).disable_gpu;
+  if (gpuDisabled) app.disableHardwareAcceleration();
+
+  if (args.installAutostart || args.removeAutostart) {
+    await runAutostartCommand(electron, proc, args);
+    return null;
+  }
+  if (!app.requestSingleInstanceLock()) {
+    proc.stderr('wallboard: already running on this screen\n');
+    app.exit(0);
+    return null;
+  }
+  await app.whenReady();
+
+  const log = createFileLogger({ dir: join(userData, 'logs'), echo: (line) => proc.stderr(line) });
+  log.info(`Wallboard ${app.getVersion()} starting${gpuDisabled ? ' without hardware acceleration' : ''}`);
+  const settings = new ShellSettings(settingsDir, log);
+  const tokens = new TokenStore(userData, electron.safeStorage, log, proc.platform);
+  let config: AgentConfig;
+  try {
+    config = await loadConfig(args, proc, settings, tokens, userData);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    log.error(`cannot start: ${error.message}`);
+    proc.stderr(`wallboard: ${error.message} (see --help)\n`);
+    app.exit(CONFIG_ERROR_EXIT_CODE);
+    return null;
+  }
+  const server = new URL(config.server);
+  if (server.protocol === 'http:' && !isLoopback(server)) {
+    log.warn(`the service ${server.origin} is reached over plain http: its token travels in clear`);
+  }
+
+  const { agent } = createNodeAgent({
+    config,
+    dataDir: userData,
+    mediaBaseUrl: MEDIA_BASE_URL,
+    appVersion: app.getVersion(),
+    log,
+    fetch: httpsOnlyFetch(proc.fetch ?? ((url, init) => globalThis.fetch(url, init)), config.server),
+    system: proc.system ?? nodeSystemInfo,
+  });
+
+  const appPath = app.getAppPath();
+  electron.protocol.handle(APP_SCHEME, createAppHandler(join(appPath, 'dist', 'renderer')));
+  electron.protocol.handle(MEDIA_SCHEME, createMediaHandler(config.cacheDir));
+  hardenSession(electron.session.defaultSession, log);
+  app.on('web-contents-created', (_event, contents) => hardenContents(contents, log));
+
+  const { window, load } = createKioskWindow(electron.BrowserWindow, {
+    preload: join(appPath, 'dist', 'preload', 'index.cjs'),
+    windowed: args.windowed,
+    log,
+  });
+  const blocker = electron.powerSaveBlocker.start('prevent-display-sleep');
+
+  const stopAgent = (): Promise<unknown> =>
+    Promise.race([
+      agent.stop(),
+      new Promise((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS).unref()),
+    ]).catch((error: unknown) => log.warn(`stopping the agent: ${String(error)}`));
+  const restart = (reason: string, extraArgs: string[] = []): void => {
+    log.warn(`restarting the app: ${reason}`);
+    void settings
+      .addPendingRecovery(`restarted the app: ${reason}`)
+      .catch((error: unknown) => log.error(`could not save the recovery: ${String(error)}`))
+      .then(stopAgent)
+      .finally(() => restartApp({ app, argv: proc.argv, env: proc.env }, extraArgs));
+  };
+  const healing = new SelfHealing(
+    proc.clock ?? realClock,
+    {
+      reload: () => {
+        if (!window.isDestroyed()) window.webContents.reload();
+      },
+      crashRenderer: () => {
+        if (!window.isDestroyed()) window.webContents.forcefullyCrashRenderer();
+      },
+      restartApp: restart,
+      disableGpu: () => settings.setGpuDisabled(true),
+      rendererMemoryBytes: () => {
+        if (window.isDestroyed()) return null;
+        const pid = window.webContents.getOSProcessId();
+        const metric = app.getAppMetrics().find((candidate) => candidate.pid === pid);
+        return metric ? metric.memory.workingSetSize * 1024 : null;
+      },
+      // A heartbeat carries recoveries of at most 255 characters.
+      record: (what) => agent.recordRecovery(what.slice(0, 255)),
+    },
+    log,
+    { limits: proc.healingLimits, gpuDisabled },
+  );
+  window.webContents.on('render-process-gone', (_event, details) => healing.rendererGone(details.reason));
+  window.on('unresponsive', () => healing.unresponsive());
+  window.on('responsive', () => healing.responsive());
+  app.on('child-process-gone', (_event, details) => healing.childProcessGone(details.type, details.reason));
+
+  const unwire = wireBridge({
+    ipcMain: electron.ipcMain,
+    window,
+    host: agent,
+    log,
+    onShowingChanged: () => healing.showingChanged(),
+  });
+
+  let stopped = false;
+  app.on('second-instance', () => {
+    if (!window.isDestroyed()) window.focus();
+  });
+  app.on('window-all-closed', () => app.quit());
+  app.on('before-quit', (event) => {
+    if (stopped) return;
+    event.preventDefault();
+    stopped = true;
+    healing.stop();
+    unwire();
+    electron.powerSaveBlocker.stop(blocker);
+    void stopAgent().finally(() => app.quit());
+  });
+
+  for (const what of await settings.takePendingRecoveries()) agent.recordRecovery(what.slice(0, 255));
+  await agent.start();
+  healing.start();
+  load().catch((error: unknown) => log.error(`could not load the page: ${String(error)}`));
+  return { window, agent, healing, config, log };
+}

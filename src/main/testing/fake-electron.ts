@@ -1,0 +1,311 @@
+import { EventEmitter } from 'node:events';
+import type { BrowserWindowConstructorOptions } from 'electron';
+
+/**
+ * Just enough of the electron module for the shell's tests (no Electron binary can be had here):
+ * each fake records what the shell did to it and can emit what Electron would.
+ */
+
+export interface FakeEvent {
+  defaultPrevented: boolean;
+  preventDefault(): void;
+}
+
+export function fakeEvent(): FakeEvent {
+  const event = {
+    defaultPrevented: false,
+    preventDefault() {
+      event.defaultPrevented = true;
+    },
+  };
+  return event;
+}
+
+export interface FakeFrame {
+  url: string;
+  processId: number;
+  routingId: number;
+}
+
+type WindowOpenHandler = (details: { url: string }) => { action: string };
+
+export class FakeWebContents extends EventEmitter {
+  mainFrame: FakeFrame = { url: 'app://wallboard/index.html', processId: 7, routingId: 1 };
+  readonly sent: { channel: string; args: unknown[] }[] = [];
+  readonly css: string[] = [];
+  windowOpenHandler: WindowOpenHandler | null = null;
+  reloads = 0;
+  crashes = 0;
+  destroyed = false;
+  osProcessId = 4242;
+
+  send(channel: string, ...args: unknown[]): void {
+    this.sent.push({ channel, args });
+  }
+  setWindowOpenHandler(handler: WindowOpenHandler): void {
+    this.windowOpenHandler = handler;
+  }
+  insertCSS(css: string): Promise<string> {
+    this.css.push(css);
+    return Promise.resolve(`css-${this.css.length}`);
+  }
+  reload(): void {
+    this.reloads += 1;
+  }
+  forcefullyCrashRenderer(): void {
+    this.crashes += 1;
+  }
+  getOSProcessId(): number {
+    return this.osProcessId;
+  }
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+  /** Emits `name` with a preventable event; true when a listener prevented it. */
+  attempt(name: string, ...args: unknown[]): boolean {
+    const event = fakeEvent();
+    this.emit(name, event, ...args);
+    return event.defaultPrevented;
+  }
+}
+
+export class FakeApp extends EventEmitter {
+  isPackaged = false;
+  paths: Record<string, string> = {};
+  appPath = '/app';
+  version = '0.1.0';
+  lockGranted = true;
+  hardwareAccelerationDisabled = false;
+  readonly relaunches: ({ args?: string[] } | undefined)[] = [];
+  readonly exits: number[] = [];
+  readonly loginItems: unknown[] = [];
+  quitCalls = 0;
+  metrics: { pid: number; type: string; memory: { workingSetSize: number; peakWorkingSetSize: number } }[] =
+    [];
+
+  requestSingleInstanceLock(): boolean {
+    return this.lockGranted;
+  }
+  whenReady(): Promise<void> {
+    return Promise.resolve();
+  }
+  getPath(name: string): string {
+    const path = this.paths[name];
+    if (path === undefined) throw new Error(`fake app: no path "${name}"`);
+    return path;
+  }
+  setPath(name: string, path: string): void {
+    this.paths[name] = path;
+  }
+  getAppPath(): string {
+    return this.appPath;
+  }
+  getVersion(): string {
+    return this.version;
+  }
+  relaunch(options?: { args?: string[] }): void {
+    this.relaunches.push(options);
+  }
+  exit(code = 0): void {
+    this.exits.push(code);
+  }
+  /** Like Electron: 'before-quit' first, which a listener may prevent. */
+  quit(): void {
+    this.quitCalls += 1;
+    this.emit('before-quit', fakeEvent());
+  }
+  disableHardwareAcceleration(): void {
+    this.hardwareAccelerationDisabled = true;
+  }
+  setLoginItemSettings(settings: unknown): void {
+    this.loginItems.push(settings);
+  }
+  getAppMetrics(): FakeApp['metrics'] {
+    return this.metrics;
+  }
+}
+
+type Listener = (...args: never[]) => unknown;
+
+export class FakeIpcMain {
+  readonly handlers = new Map<string, Listener>();
+  readonly listeners = new Map<string, Set<Listener>>();
+
+  handle(channel: string, handler: Listener): void {
+    if (this.handlers.has(channel)) throw new Error(`a handler for ${channel} exists already`);
+    this.handlers.set(channel, handler);
+  }
+  removeHandler(channel: string): void {
+    this.handlers.delete(channel);
+  }
+  on(channel: string, listener: Listener): this {
+    this.listeners.set(channel, new Set([...(this.listeners.get(channel) ?? []), listener]));
+    return this;
+  }
+  removeListener(channel: string, listener: Listener): this {
+    this.listeners.get(channel)?.delete(listener);
+    return this;
+  }
+  /** ipcRenderer.invoke as seen from main: a thrown error rejects. */
+  async invoke(channel: string, event: unknown, ...args: unknown[]): Promise<unknown> {
+    const handler = this.handlers.get(channel);
+    if (!handler) throw new Error(`no handler for ${channel}`);
+    return (handler as (...all: unknown[]) => unknown)(event, ...args);
+  }
+  /** ipcRenderer.send as seen from main. */
+  send(channel: string, event: unknown, ...args: unknown[]): void {
+    for (const listener of this.listeners.get(channel) ?? []) {
+      (listener as (...all: unknown[]) => unknown)(event, ...args);
+    }
+  }
+}
+
+export type ProtocolHandler = (request: Request) => Promise<Response>;
+type HeadersListener = (
+  details: { url: string; responseHeaders?: Record<string, string[]> },
+  callback: (response: { responseHeaders?: Record<string, string[]> }) => void,
+) => void;
+type PermissionRequest = (
+  contents: unknown,
+  permission: string,
+  callback: (granted: boolean) => void,
+  details: { requestingUrl: string },
+) => void;
+type PermissionCheck = (contents: unknown, permission: string, origin: string, details: unknown) => boolean;
+
+export class FakeSession {
+  headersListener: HeadersListener | null = null;
+  permissionRequest: PermissionRequest | null = null;
+  permissionCheck: PermissionCheck | null = null;
+  readonly webRequest = {
+    onHeadersReceived: (listener: HeadersListener) => {
+      this.headersListener = listener;
+    },
+  };
+  setPermissionRequestHandler(handler: PermissionRequest): void {
+    this.permissionRequest = handler;
+  }
+  setPermissionCheckHandler(handler: PermissionCheck): void {
+    this.permissionCheck = handler;
+  }
+}
+
+/** Encrypts by reversing and tagging, so a test can tell stored text from encrypted text. */
+export class FakeSafeStorage {
+  available = true;
+  backend = 'gnome_libsecret';
+  isEncryptionAvailable(): boolean {
+    return this.available;
+  }
+  getSelectedStorageBackend(): string {
+    return this.backend;
+  }
+  encryptString(text: string): Buffer {
+    return Buffer.from(`enc:${[...text].reverse().join('')}`, 'utf8');
+  }
+  decryptString(data: Buffer): string {
+    const text = data.toString('utf8');
+    if (!text.startsWith('enc:')) throw new Error('not encrypted by this fake');
+    return [...text.slice(4)].reverse().join('');
+  }
+}
+
+export function createFakeElectron() {
+  const app = new FakeApp();
+  const windows: FakeBrowserWindow[] = [];
+
+  class FakeBrowserWindow extends EventEmitter {
+    readonly webContents = new FakeWebContents();
+    shown = false;
+    destroyed = false;
+    focused = false;
+    menu: unknown = undefined;
+    loadedUrl: string | null = null;
+
+    constructor(readonly options: BrowserWindowConstructorOptions) {
+      super();
+      windows.push(this);
+      app.emit('web-contents-created', fakeEvent(), this.webContents);
+    }
+    show(): void {
+      this.shown = true;
+    }
+    focus(): void {
+      this.focused = true;
+    }
+    isDestroyed(): boolean {
+      return this.destroyed;
+    }
+    setMenu(menu: unknown): void {
+      this.menu = menu;
+    }
+    loadURL(url: string): Promise<void> {
+      this.loadedUrl = url;
+      return Promise.resolve();
+    }
+  }
+
+  const protocol = {
+    privileged: [] as unknown[],
+    handlers: new Map<string, ProtocolHandler>(),
+    registerSchemesAsPrivileged(schemes: unknown[]) {
+      protocol.privileged.push(...schemes);
+    },
+    handle(scheme: string, handler: ProtocolHandler) {
+      protocol.handlers.set(scheme, handler);
+    },
+  };
+  const powerSaveBlocker = {
+    started: [] as string[],
+    stopped: [] as number[],
+    start(type: string) {
+      powerSaveBlocker.started.push(type);
+      return powerSaveBlocker.started.length;
+    },
+    stop(id: number) {
+      powerSaveBlocker.stopped.push(id);
+    },
+  };
+  const ipcRenderer = {
+    invoked: [] as { channel: string; args: unknown[] }[],
+    sentToMain: [] as { channel: string; args: unknown[] }[],
+    events: new EventEmitter(),
+    invoke(channel: string, ...args: unknown[]) {
+      ipcRenderer.invoked.push({ channel, args });
+      return Promise.resolve({ channel });
+    },
+    send(channel: string, ...args: unknown[]) {
+      ipcRenderer.sentToMain.push({ channel, args });
+    },
+    on(channel: string, listener: (...args: unknown[]) => void) {
+      ipcRenderer.events.on(channel, listener);
+      return ipcRenderer;
+    },
+    removeListener(channel: string, listener: (...args: unknown[]) => void) {
+      ipcRenderer.events.removeListener(channel, listener);
+      return ipcRenderer;
+    },
+  };
+  const contextBridge = {
+    exposed: new Map<string, unknown>(),
+    exposeInMainWorld(key: string, api: unknown) {
+      contextBridge.exposed.set(key, api);
+    },
+  };
+
+  return {
+    app,
+    BrowserWindow: FakeBrowserWindow,
+    windows,
+    ipcMain: new FakeIpcMain(),
+    protocol,
+    session: { defaultSession: new FakeSession() },
+    powerSaveBlocker,
+    safeStorage: new FakeSafeStorage(),
+    ipcRenderer,
+    contextBridge,
+  };
+}
+
+export type FakeElectron = ReturnType<typeof createFakeElectron>;
+export type FakeBrowserWindow = FakeElectron['windows'][number];
