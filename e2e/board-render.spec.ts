@@ -320,6 +320,9 @@ test('a metric update redraws its own widget and no other', async ({ page, rende
       { tag: TAGS.revenue, value },
     );
   }
+  // Widgets hear of new data once per animation frame (at most four times a second each), and
+  // the page's clock is frozen here: let it run, for less than a second so clocks do not tick.
+  await page.clock.runFor(400);
   await expect(revenue).toContainText('$5.6M');
   // Mutation records arrive as microtasks after each commit: a round trip lets them all land.
   const counts = await page.evaluate(() =>

@@ -9,7 +9,7 @@ import { WaitingScreen } from './waiting-screen';
 
 export function App({ bridge }: { bridge: WallboardBridge | null }) {
   const [state, setState] = useState<PlayerState | null>(null);
-  const [store] = useState(() => new FlowStore());
+  const [store] = useState(() => new FlowStore({ mode: 'frame' }));
 
   useEffect(() => {
     if (!bridge) return;

@@ -4,6 +4,17 @@ import type { MetricsData } from '../../../src/shared/metrics';
 
 const EMPTY: MetricsData = Object.freeze({}) as MetricsData;
 
+export interface FlowStoreOptions {
+  /**
+   * `frame`: widgets hear of new data once per animation frame, and each at most once per
+   * `minIntervalMs`, the newest data winning. A TV shows a number for a person to read: a
+   * thousand updates a second then cost a few redraws per widget, not a thousand.
+   * `sync` (the default): at once, for tests and tools.
+   */
+  mode?: 'frame' | 'sync';
+  minIntervalMs?: number;
+}
+
 /**
  * The metrics of every flow on screen, by flow tag. Each widget subscribes to its own flow, so
  * a metric update redraws that widget and nothing else.
@@ -11,6 +22,17 @@ const EMPTY: MetricsData = Object.freeze({}) as MetricsData;
 export class FlowStore {
   private readonly data = new Map<string, MetricsData>();
   private readonly listeners = new Map<string, Set<() => void>>();
+  /** Tags whose new data the widgets have not heard of yet. */
+  private readonly pending = new Set<string>();
+  private readonly lastNotified = new Map<string, number>();
+  private frame: number | null = null;
+  private readonly mode: 'frame' | 'sync';
+  private readonly minIntervalMs: number;
+
+  constructor(options: FlowStoreOptions = {}) {
+    this.mode = options.mode ?? 'sync';
+    this.minIntervalMs = options.minIntervalMs ?? 250;
+  }
 
   get(tag: string): MetricsData {
     return this.data.get(tag) ?? EMPTY;
@@ -19,7 +41,12 @@ export class FlowStore {
   set(tag: string, data: MetricsData): void {
     if (this.data.get(tag) === data) return;
     this.data.set(tag, data);
-    for (const listener of this.listeners.get(tag) ?? []) listener();
+    if (this.mode === 'sync') {
+      this.notify(tag);
+      return;
+    }
+    this.pending.add(tag);
+    this.schedule();
   }
 
   subscribe(tag: string, listener: () => void): () => void {
@@ -42,6 +69,26 @@ export class FlowStore {
         }
       }
     }
+  }
+
+  private notify(tag: string): void {
+    for (const listener of this.listeners.get(tag) ?? []) listener();
+  }
+
+  private schedule(): void {
+    if (this.frame !== null) return;
+    this.frame = requestAnimationFrame((now) => this.flush(now));
+  }
+
+  private flush(now: number): void {
+    this.frame = null;
+    for (const tag of this.pending) {
+      if (now - (this.lastNotified.get(tag) ?? -Infinity) < this.minIntervalMs) continue;
+      this.pending.delete(tag);
+      this.lastNotified.set(tag, now);
+      this.notify(tag);
+    }
+    if (this.pending.size > 0) this.schedule();
   }
 }
 

@@ -68,6 +68,7 @@ describe('bulletchart widget', () => {
       [0, 20],
       [20, 50],
       [50, 80],
+      [80, 100],
     ]);
     expect(bands.every((band) => band.color === 'grey' && band.opacity < 1)).toBe(true);
     expect(bulletMax({ value: 10, marker: 30, thresholds: [20] })).toBe(30);

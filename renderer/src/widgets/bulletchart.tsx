@@ -24,8 +24,9 @@ type Entry = WidgetProps<'bulletchart'>['data']['bulletcharts'][number];
 
 /** The qualitative ranges behind the bar: `thresholds` are the upper edges, `colors` their fills. */
 export function bulletBands(entry: Entry, max: number, fallback: string): Band[] {
-  const edges = [...(entry.thresholds ?? [])].sort((a, b) => a - b);
-  if (edges.length === 0) edges.push(max);
+  // Thresholds split the track; the last range runs from the highest threshold to the end.
+  const edges = [...(entry.thresholds ?? [])].filter((edge) => edge < max).sort((a, b) => a - b);
+  edges.push(max);
   let from = 0;
   return edges.map((edge, index) => {
     const to = Math.min(max, Math.max(from, edge));

@@ -102,9 +102,9 @@ export function GaugeWidget({ data, width, height, theme, fontSize }: WidgetProp
         </text>
         <text
           className="num-gauge-min"
-          x={-radius + thickness / 2}
+          x={-radius}
           y={small * 1.2}
-          textAnchor="middle"
+          textAnchor="start"
           fontSize={small}
           fill={theme.muted}
         >
@@ -112,9 +112,9 @@ export function GaugeWidget({ data, width, height, theme, fontSize }: WidgetProp
         </text>
         <text
           className="num-gauge-max"
-          x={radius - thickness / 2}
+          x={radius}
           y={small * 1.2}
-          textAnchor="middle"
+          textAnchor="end"
           fontSize={small}
           fill={theme.muted}
         >

@@ -51,7 +51,7 @@ describe('timechart widget', () => {
     try {
       await renderWidget(TimechartWidget, data);
       await settled();
-      expect(drawn.texts.some((t) => /\d(:\d\d)?(am|pm)/i.test(t))).toBe(true);
+      expect(drawn.texts.some((t) => /^\d\d:\d\d$|^\d{1,2} [A-Z][a-z]{2}$/.test(t))).toBe(true);
       expect(drawn.texts.some((t) => /\d (B|KB)$/.test(t))).toBe(true);
     } finally {
       drawn.restore();

@@ -92,6 +92,21 @@ interface TimeLinesProps extends Pick<WidgetProps, 'width' | 'height' | 'theme' 
 }
 
 /** Lines on a time axis (x in unix seconds) with an optional legend; shared with timechart. */
+const CLOCK = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const DAY = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' });
+
+/** A time axis with short 24-hour labels (dates past two days) spaced so they never touch. */
+function timeAxis(fontPx: number): uPlot.Axis {
+  return {
+    space: fontPx * 4.5,
+    values: (chart, splits) => {
+      const span = (chart.scales.x?.max ?? 0) - (chart.scales.x?.min ?? 0);
+      const format = span > 2 * 86400 ? DAY : CLOCK;
+      return splits.map((seconds) => format.format(seconds * 1000));
+    },
+  };
+}
+
 export function TimeLines(props: TimeLinesProps) {
   const { aligned, lines, legend, valueType, baseline, spanGaps, width, height, theme, fontSize } = props;
   const fontPx = chartFontSize(fontSize, height);
@@ -104,7 +119,7 @@ export function TimeLines(props: TimeLinesProps) {
         x: { time: true },
         y: { range: yRange({ include: baseline === undefined ? [] : [baseline] }) },
       },
-      axes: [{}, valueAxis({ value_type: valueType }, fontPx)],
+      axes: [timeAxis(fontPx), valueAxis({ value_type: valueType }, fontPx)],
       series: [{}, ...colorKey.split('|').map((color) => ({ ...lineSeries(color, fontPx), spanGaps }))],
       plugins: baseline === undefined ? [] : [baselinePlugin(baseline, theme.muted)],
     }),

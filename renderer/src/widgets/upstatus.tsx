@@ -17,7 +17,11 @@ function LastDown({ value, color }: { value: number; color: string }) {
 /** How many are up and down, the names of those down, and the uptime. */
 export function UpstatusWidget({ data, width, height, fontSize, theme }: WidgetProps<'upstatus'>) {
   const hasFooter = data.uptime !== undefined || data.last_down !== undefined;
-  const countFont = Math.max(10, Math.round(Math.min(fontSize * 2.2, height * (hasFooter ? 0.28 : 0.34))));
+  // Both counts side by side take about 7.5 em at one or two digits: the width limits them too.
+  const countFont = Math.max(
+    10,
+    Math.round(Math.min(fontSize * 2.2, height * (hasFooter ? 0.28 : 0.34), width / 7.5)),
+  );
   const countHeight = Math.round(countFont * 1.25);
   const font = Math.max(8, Math.min(Math.round(fontSize * 0.85), Math.floor(height / 6)));
   const lineHeight = Math.round(font * LINE_SPACING);
