@@ -3,11 +3,13 @@ import type { PlayerState } from '../../../src/shared/bridge';
 import type { MetricsData } from '../../../src/shared/metrics';
 
 const EMPTY: MetricsData = Object.freeze({}) as MetricsData;
+/** Widgets redrawn in one frame at most: the rest wait a frame, so bursts spread out. */
+const MAX_PER_FRAME = 8;
 
 export interface FlowStoreOptions {
   /**
-   * `frame`: widgets hear of new data once per animation frame, and each at most once per
-   * `minIntervalMs`, the newest data winning. A TV shows a number for a person to read: a
+   * `frame`: widgets hear of new data once per animation frame (eight at most per frame), and
+   * each at most once per `minIntervalMs`, the newest data winning. A TV shows a number for a person to read: a
    * thousand updates a second then cost a few redraws per widget, not a thousand.
    * `sync` (the default): at once, for tests and tools.
    */
@@ -82,11 +84,15 @@ export class FlowStore {
 
   private flush(now: number): void {
     this.frame = null;
+    let budget = MAX_PER_FRAME;
+    // Oldest first: a tag goes to the back of the set when it is added again.
     for (const tag of this.pending) {
+      if (budget === 0) break;
       if (now - (this.lastNotified.get(tag) ?? -Infinity) < this.minIntervalMs) continue;
       this.pending.delete(tag);
       this.lastNotified.set(tag, now);
       this.notify(tag);
+      budget -= 1;
     }
     if (this.pending.size > 0) this.schedule();
   }
