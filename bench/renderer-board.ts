@@ -1,6 +1,7 @@
 // The board of bench/renderer: 100 widgets mixing every variant the player draws, on a 40 x 20
 // grid (10 x 10 widgets of 4 x 2 cells at 1920 x 1080), and for each widget a pool of metric
 // payloads that differ from one another so every update really redraws its widget.
+import { boardCreateSchema } from '../src/shared/board';
 import type { BoardExport } from '../src/shared/board-export';
 import type { PlayerState } from '../src/shared/bridge';
 import type { Variant } from '../src/shared/variants';
@@ -236,23 +237,11 @@ export function benchBoard(now = Math.floor(Date.now() / 1000)): BenchBoard {
     };
   });
   const board: BoardExport = {
-    name: 'Bench',
-    theme: 'dark',
-    columns: COLUMNS * SPAN.width,
-    rows: (WIDGET_COUNT / COLUMNS) * SPAN.height,
-    size: [1920, 1080],
-    aspect_ratio: '16:9',
-    display_board_name: false,
-    widget_margins: 3,
-    widget_padding: 8,
-    font_size: 'normal',
-    font_family: 'normal',
-    background_color: null,
-    background_url: null,
-    widget_color: null,
-    widget_title_color: null,
-    widget_title_size: 'normal',
-    channel_ids: [],
+    ...boardCreateSchema.parse({
+      name: 'Bench',
+      columns: COLUMNS * SPAN.width,
+      rows: (WIDGET_COUNT / COLUMNS) * SPAN.height,
+    }),
     widgets,
   };
   const state: PlayerState = {

@@ -1,6 +1,7 @@
 // The reference boards of e2e/board-render.spec.ts: fixed data only. Every time in here is an
 // offset from FROZEN_AT, the instant the tests freeze the page's clock at, so nothing drawn
 // depends on when the tests run.
+import { boardCreateSchema } from '../src/shared/board';
 import type { BoardExport } from '../src/shared/board-export';
 import type { PlayerState } from '../src/shared/bridge';
 import type { ThemeName } from '../src/shared/theme';
@@ -350,23 +351,8 @@ function playerState(board: BoardExport, media: Record<string, string> = {}): Pl
   };
 }
 
-const BOARD_DEFAULTS = {
-  columns: 32,
-  rows: 20,
-  size: [1920, 1080] as [number, number],
-  aspect_ratio: '16:9',
-  display_board_name: false,
-  widget_margins: 3,
-  widget_padding: 8,
-  font_size: 'normal',
-  font_family: 'normal',
-  background_color: null,
-  background_url: null,
-  widget_color: null,
-  widget_title_color: null,
-  widget_title_size: 'normal',
-  channel_ids: [],
-} as const satisfies Partial<BoardExport>;
+/** The documented defaults of every board field but name and theme. */
+const { name: _name, theme: _theme, ...BOARD_DEFAULTS } = boardCreateSchema.parse({ name: 'defaults' });
 
 /**
  * The reference board: 36 widgets of 32 variants (weather and custom are on the settings board)

@@ -35,7 +35,7 @@ let random: number;
 
 const resyncAck = (id = 10): HelloAck => ({ resync: true, events: [], last_event_id: id });
 
-function makeAgent(): DeviceAgent {
+function makeAgent(media: MediaStore = noMedia): DeviceAgent {
   const agent = new DeviceAgent(
     {
       fetch: service.fetch,
@@ -43,7 +43,7 @@ function makeAgent(): DeviceAgent {
       clock,
       store,
       system: fixedSystem,
-      media: noMedia,
+      media,
       log,
       random: () => random,
       appVersion: '1.2.3',
@@ -297,22 +297,7 @@ describe('notification sounds', () => {
           };
         }),
     };
-    const agent = new DeviceAgent(
-      {
-        fetch: service.fetch,
-        connectRealtime: () => socket,
-        clock,
-        store,
-        system: fixedSystem,
-        media,
-        log,
-        random: () => random,
-        appVersion: '1.2.3',
-        mediaBaseUrl: '/media/',
-      },
-      config,
-    );
-    agent.onMessage((message) => messages.push(message));
+    const agent = makeAgent(media);
     await agent.start();
     socket.fire('connect');
     await clock.advance(0);
@@ -334,22 +319,7 @@ describe('notification sounds', () => {
 
   it('shows the notification with the default sound when its own is not cached in time', async () => {
     service.addDevice('lobby');
-    const agent = new DeviceAgent(
-      {
-        fetch: service.fetch,
-        connectRealtime: () => socket,
-        clock,
-        store,
-        system: fixedSystem,
-        media: { ...noMedia, ensure: () => new Promise(() => undefined) },
-        log,
-        random: () => random,
-        appVersion: '1.2.3',
-        mediaBaseUrl: '/media/',
-      },
-      config,
-    );
-    agent.onMessage((message) => messages.push(message));
+    const agent = makeAgent({ ...noMedia, ensure: () => new Promise(() => undefined) });
     await agent.start();
     socket.fire('connect');
     await clock.advance(0);

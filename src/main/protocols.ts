@@ -4,6 +4,7 @@ import { join, normalize, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { CustomScheme } from 'electron';
 import { contentTypeOf } from '../web-player/static-server';
+import { parseRange } from '../shared/byte-range';
 
 /** The renderer is served from app://wallboard/, never from file://. */
 export const APP_SCHEME = 'app';
@@ -59,26 +60,6 @@ export type ProtocolHandler = (request: Request) => Promise<Response>;
 
 function status(code: number, headers: Record<string, string> = {}): Response {
   return new Response(null, { status: code, headers: { ...SECURITY_HEADERS, ...headers } });
-}
-
-type ByteRange = { start: number; end: number } | 'unsatisfiable' | null;
-
-/** One `bytes=` range; null (the whole file) for anything else, as RFC 9110 allows. */
-export function parseRange(header: string | null, size: number): ByteRange {
-  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
-  if (!match) return null;
-  const [, first = '', last = ''] = match;
-  if (first === '' && last === '') return null;
-  if (first === '') {
-    const suffix = Number(last);
-    return suffix === 0 || size === 0
-      ? 'unsatisfiable'
-      : { start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(first);
-  if (last !== '' && Number(last) < start) return null;
-  if (start >= size) return 'unsatisfiable';
-  return { start, end: last === '' ? size - 1 : Math.min(Number(last), size - 1) };
 }
 
 /** A regular file as a Response, honouring one byte range (video seeks with them). */

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { pipeline } from 'node:stream';
+import { parseRange } from '../shared/byte-range';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -39,29 +40,6 @@ export function contentTypeOf(path: string): string {
 }
 
 export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
-
-type ByteRange = { start: number; end: number } | 'unsatisfiable' | null;
-
-/**
- * One `bytes=` range (RFC 9110 §14.1.2); null means "send the whole file", which the RFC allows
- * for anything we do not honour (several ranges, other units, syntax errors).
- */
-function parseRange(header: string | undefined, size: number): ByteRange {
-  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
-  if (!match) return null;
-  const [, first = '', last = ''] = match;
-  if (first === '' && last === '') return null;
-  if (first === '') {
-    const suffix = Number(last);
-    return suffix === 0 || size === 0
-      ? 'unsatisfiable'
-      : { start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(first);
-  if (last !== '' && Number(last) < start) return null;
-  if (start >= size) return 'unsatisfiable';
-  return { start, end: last === '' ? size - 1 : Math.min(Number(last), size - 1) };
-}
 
 /**
  * Answers with one regular file, or 404. Honours a single byte range, since <video> seeks with

@@ -1,3 +1,4 @@
+import { boardCreateSchema } from '../../shared/board';
 import type { BoardExport } from '../../shared/board-export';
 import type { Device } from '../../shared/device';
 import type { Playlist } from '../../shared/playlist';
@@ -76,23 +77,7 @@ export class FakeService {
 
 export function sampleBoard(name: string, flowTag: string, value: number): BoardExport {
   return {
-    name,
-    theme: 'dark',
-    columns: 32,
-    rows: 20,
-    size: [1920, 1080],
-    aspect_ratio: '16:9',
-    display_board_name: false,
-    widget_margins: 3,
-    widget_padding: 8,
-    font_size: 'normal',
-    font_family: 'normal',
-    background_color: null,
-    background_url: null,
-    widget_color: null,
-    widget_title_color: null,
-    widget_title_size: 'normal',
-    channel_ids: ['ch_default'],
+    ...boardCreateSchema.parse({ name, channel_ids: ['ch_default'] }),
     widgets: [
       {
         flow: { tag: flowTag, data: { value }, errored: false },
