@@ -144,16 +144,8 @@ describe('the agent against the real service', () => {
     const child = spawn(
       process.execPath,
       [
-        ...[
-          '--import',
-          'tsx',
-          'src/web-player/main.ts',
-          '--server',
-          `http://127.0.0.1:${port}`,
-          '--token',
-          ADMIN,
-        ],
-        ...['--port', '0', '--data-dir', join(dir, 'killed')],
+        ...['--import', 'tsx', 'src/agent/testing/agent-process.ts'],
+        ...['--server', `http://127.0.0.1:${port}`, '--token', ADMIN, '--data-dir', join(dir, 'killed')],
       ],
       {
         env: { ...process.env, WALLBOARD_TAG: 'killed', WALLBOARD_HEARTBEAT: '5' },
