@@ -64,6 +64,7 @@ export default tseslint.config(
   restrict(['src/agent/**'], [electron, ui, main, preload, renderer]),
   restrict(['service/**'], [electron, ui, agent, main, preload, renderer]),
   restrict(['src/preload/**'], [node, ui, agent, main, service, renderer]),
+  restrict(['src/main/**'], [ui, renderer]),
   {
     files: ['src/shared/**'],
     ignores: ['**/*.test.ts'],
