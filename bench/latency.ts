@@ -102,7 +102,14 @@ try {
   }
   const floor = await socketFloor(COUNT);
 
-  // Frame gaps at switches: a board and an image alternating every 2 s.
+  // Frame gaps at switches: another board and an image alternating every 2 s (the board on screen
+  // leaves the playlist, so the change takes effect at once).
+  const other = await stack.api<{ id: string }>('POST', '/boards/import', {
+    name: 'Latency 2',
+    widgets: [
+      { flow: { tag: 'lat2', data: { value: 2 } }, variant: 'value', column: 0, row: 0, width: 8, height: 6 },
+    ],
+  });
   await page.evaluate(() => {
     const frames: number[] = [];
     const switches: number[] = [];
@@ -120,8 +127,8 @@ try {
   });
   await stack.api('PATCH', `/playlists/${playlist.id}`, {
     items: [
-      { type: 'board', board_id: board.id, duration: 2 },
       { type: 'image', url: `${assets.url}picture.png`, duration: 2 },
+      { type: 'board', board_id: other.id, duration: 2 },
     ],
   });
   await page.waitForTimeout(3600 + SWITCHES * 2000);
