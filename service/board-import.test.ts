@@ -4,6 +4,7 @@ import { BOARD_DEFAULTS } from '../src/shared/board';
 import { boardExportSchema } from '../src/shared/board-export';
 import { newId } from './ids';
 import { startTestService, type TestService } from './test-support';
+import { originalExport } from '../src/shared/testing/original-export';
 
 let service: TestService;
 beforeAll(async () => {
@@ -12,45 +13,6 @@ beforeAll(async () => {
 afterAll(() => service.close());
 
 const importedSchema = z.intersection(z.object({ id: z.string() }), boardExportSchema);
-
-/** The original product's export, as in src/shared/board-export.test.ts, with tags made unique per use. */
-function originalExport(suffix: string) {
-  return {
-    name: 'Crittercism',
-    theme: 'dark',
-    aspect_ratio: 'HDTV',
-    font_family: 'normal',
-    font_size: 'normal',
-    widget_background: '',
-    widget_margins: 3,
-    widget_padding: 8,
-    widgets: [
-      {
-        flow: {
-          tag: `app_error_rates${suffix}`,
-          data: { bars: [{ color: '#267288', label: 'New Bar', value: 100 }] },
-        },
-        variant: 'barchart',
-        column: 24,
-        row: 12,
-        width: 8,
-        height: 8,
-        in_board_index: 0,
-        background: 'default',
-      },
-      {
-        flow: { tag: `crashes${suffix}`, data: {} },
-        variant: 'box',
-        column: 0,
-        row: 3,
-        width: 8,
-        height: 17,
-        in_board_index: 1,
-        background: 'none',
-      },
-    ],
-  };
-}
 
 async function counts() {
   const [row] = await service.db.query<{ boards: number; flows: number; widgets: number }>(

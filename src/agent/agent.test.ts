@@ -55,6 +55,18 @@ function makeAgent(media: MediaStore = noMedia): DeviceAgent {
   return agent;
 }
 
+/** The device "lobby" playing p1 (one board, b1, whose value widget shows flow "cpu"), synced. */
+async function startWithOneBoard(): Promise<DeviceAgent> {
+  service.addDevice('lobby', 'p1');
+  service.playlists.set('p1', samplePlaylist('p1', ['b1']));
+  service.exports.set('b1', sampleBoard('One', 'cpu', 1));
+  const agent = makeAgent();
+  await agent.start();
+  socket.fire('connect');
+  await clock.advance(0);
+  return agent;
+}
+
 beforeEach(() => {
   clock = new FakeClock();
   clock.current = Date.parse('2026-11-21T08:00:00Z');
@@ -180,13 +192,7 @@ describe('catching up', () => {
   });
 
   it('applies metrics events to the boards and forwards them, ignoring repeats', async () => {
-    service.addDevice('lobby', 'p1');
-    service.playlists.set('p1', samplePlaylist('p1', ['b1']));
-    service.exports.set('b1', sampleBoard('One', 'cpu', 1));
-    const agent = makeAgent();
-    await agent.start();
-    socket.fire('connect');
-    await clock.advance(0);
+    const agent = await startWithOneBoard();
     socket.push({ id: 11, type: 'metrics.changed', flow_id: 'f', flow_tag: 'cpu', data: { value: 42 } });
     socket.push({ id: 11, type: 'metrics.changed', flow_id: 'f', flow_tag: 'cpu', data: { value: 0 } });
     expect(agent.getState().boards.b1?.widgets[0]?.flow.data).toEqual({ value: 42 });
@@ -197,13 +203,7 @@ describe('catching up', () => {
   });
 
   it('resyncs once after a burst of structural events', async () => {
-    service.addDevice('lobby', 'p1');
-    service.playlists.set('p1', samplePlaylist('p1', ['b1']));
-    service.exports.set('b1', sampleBoard('One', 'cpu', 1));
-    const agent = makeAgent();
-    await agent.start();
-    socket.fire('connect');
-    await clock.advance(0);
+    const agent = await startWithOneBoard();
     service.playlists.set('p1', samplePlaylist('p1', ['b1', 'b2']));
     service.exports.set('b2', sampleBoard('Two', 'mem', 2));
     socket.push({ id: 11, type: 'playlist.changed', playlist_id: 'p1' });
@@ -215,13 +215,7 @@ describe('catching up', () => {
   });
 
   it('keeps the last good state when the service answers something invalid', async () => {
-    service.addDevice('lobby', 'p1');
-    service.playlists.set('p1', samplePlaylist('p1', ['b1']));
-    service.exports.set('b1', sampleBoard('One', 'cpu', 1));
-    const agent = makeAgent();
-    await agent.start();
-    socket.fire('connect');
-    await clock.advance(0);
+    const agent = await startWithOneBoard();
     service.exports.set('b1', { name: 'broken', widgets: 'nope' });
     socket.push({ id: 11, type: 'board.changed', board_id: 'b1' });
     await clock.advance(1000);
@@ -231,13 +225,7 @@ describe('catching up', () => {
   });
 
   it('replays missed events after a reconnection instead of resyncing', async () => {
-    service.addDevice('lobby', 'p1');
-    service.playlists.set('p1', samplePlaylist('p1', ['b1']));
-    service.exports.set('b1', sampleBoard('One', 'cpu', 1));
-    const agent = makeAgent();
-    await agent.start();
-    socket.fire('connect');
-    await clock.advance(0);
+    const agent = await startWithOneBoard();
     socket.fire('disconnect', 'transport close');
     expect(agent.getState()).toMatchObject({ online: false, stale: true });
     const notification = {
@@ -337,13 +325,7 @@ describe('notification sounds', () => {
 
 describe('offline', () => {
   it('plays the last good state from its store when the service is unreachable at start', async () => {
-    service.addDevice('lobby', 'p1');
-    service.playlists.set('p1', samplePlaylist('p1', ['b1']));
-    service.exports.set('b1', sampleBoard('One', 'cpu', 1));
-    const first = makeAgent();
-    await first.start();
-    socket.fire('connect');
-    await clock.advance(0);
+    const first = await startWithOneBoard();
     await first.stop();
 
     service.down = true;

@@ -2,40 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { BOARD_DEFAULTS } from './board';
 import { boardExportSchema, boardImportSchema } from './board-export';
 import { toFieldIssues } from './issues';
+import { originalExport } from './testing/original-export';
 
-/** An export of the original product, as its public templates have it. */
-const ORIGINAL_EXPORT = {
-  name: 'Crittercism',
-  theme: 'dark',
-  aspect_ratio: 'HDTV',
-  font_family: 'normal',
-  font_size: 'normal',
-  widget_background: '',
-  widget_margins: 3,
-  widget_padding: 8,
-  widgets: [
-    {
-      flow: { tag: 'app_error_rates', data: { bars: [{ color: '#267288', label: 'New Bar', value: 100 }] } },
-      variant: 'barchart',
-      column: 24,
-      row: 12,
-      width: 8,
-      height: 8,
-      in_board_index: 0,
-      background: 'default',
-    },
-    {
-      flow: { tag: 'crashes', data: {} },
-      variant: 'box',
-      column: 0,
-      row: 3,
-      width: 8,
-      height: 17,
-      in_board_index: 1,
-      background: 'none',
-    },
-  ],
-};
+const ORIGINAL_EXPORT = originalExport();
 
 describe('board import', () => {
   it("accepts the original product's export, filling our defaults", () => {
