@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { GraphWidget } from './graph';
 import {
-  SIZE,
+  expectFrameFaces,
+  expectRedrawInPlace,
   plotCanvas,
   recordCanvasText,
   renderFromStore,
   renderInFrame,
   renderWidget,
   settled,
+  SIZE,
 } from './testing/charts-frame';
 
 const data = {
@@ -101,27 +103,17 @@ describe('graph widget', () => {
   });
 
   it('redraws new data from the store on the same canvas, and destroys the plot on unmount', async () => {
-    const { screen, update } = await renderFromStore('graph', GraphWidget, data);
-    await settled();
-    const canvas = plotCanvas(screen.container);
-    const root = screen.container.querySelector<HTMLElement>('.uplot')!;
-    const host = root.parentElement!;
-
-    const drawn = recordCanvasText();
-    try {
-      update({
+    await expectRedrawInPlace(
+      'graph',
+      GraphWidget,
+      data,
+      {
         ...data,
         x_labels: ['Fri', 'Sat', 'Sun', 'Mon'],
         series: data.series.map((s) => ({ ...s, values: s.values.map((v) => v * 2) })),
-      });
-      await expect.poll(() => drawn.texts.includes('Sat')).toBe(true);
-    } finally {
-      drawn.restore();
-    }
-    expect(plotCanvas(screen.container)).toBe(canvas);
-
-    await screen.unmount();
-    expect(host.contains(root)).toBe(false);
+      },
+      (texts) => texts.includes('Sat'),
+    );
   });
 
   it('rebuilds the plot when the number of series changes', async () => {
@@ -134,11 +126,7 @@ describe('graph widget', () => {
   });
 
   it('shows the frame faces for malformed data and no data', async () => {
-    const bad = await renderInFrame('graph', { series: 'nope' });
-    await expect.element(bad.screen.getByText('Data does not fit this widget')).toBeVisible();
-    await bad.screen.unmount();
-    const empty = await renderInFrame('graph', {});
-    await expect.element(empty.screen.getByText('No data yet')).toBeVisible();
+    await expectFrameFaces('graph', { series: 'nope' });
   });
 
   it('draws through the frame', async () => {

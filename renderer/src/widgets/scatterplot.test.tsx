@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ScatterplotWidget } from './scatterplot';
 import {
-  SIZE,
+  expectFrameFaces,
+  expectRedrawInPlace,
   plotCanvas,
   recordCanvasText,
-  renderFromStore,
-  renderInFrame,
   renderWidget,
   settled,
+  SIZE,
 } from './testing/charts-frame';
 
 const data = {
@@ -55,34 +55,22 @@ describe('scatterplot widget', () => {
   });
 
   it('redraws new data from the store on the same canvas, and destroys the plot on unmount', async () => {
-    const { screen, update } = await renderFromStore('scatterplot', ScatterplotWidget, data);
-    await settled();
-    const canvas = plotCanvas(screen.container);
-    const root = screen.container.querySelector<HTMLElement>('.uplot')!;
-    const host = root.parentElement!;
-    const drawn = recordCanvasText();
-    try {
-      update({
+    await expectRedrawInPlace(
+      'scatterplot',
+      ScatterplotWidget,
+      data,
+      {
         ...data,
         values: [
           [1, 5e6],
           [2, 7e6],
         ],
-      });
-      await expect.poll(() => drawn.texts.some((t) => /M$/.test(t))).toBe(true);
-    } finally {
-      drawn.restore();
-    }
-    expect(plotCanvas(screen.container)).toBe(canvas);
-    await screen.unmount();
-    expect(host.contains(root)).toBe(false);
+      },
+      (texts) => texts.some((t) => /M$/.test(t)),
+    );
   });
 
   it('shows the frame faces for malformed data and no data', async () => {
-    const bad = await renderInFrame('scatterplot', { values: [[1, 2, 3]] });
-    await expect.element(bad.screen.getByText('Data does not fit this widget')).toBeVisible();
-    await bad.screen.unmount();
-    const empty = await renderInFrame('scatterplot', {});
-    await expect.element(empty.screen.getByText('No data yet')).toBeVisible();
+    await expectFrameFaces('scatterplot', { values: [[1, 2, 3]] });
   });
 });

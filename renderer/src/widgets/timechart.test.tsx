@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { TimechartWidget } from './timechart';
 import {
-  SIZE,
+  expectFrameFaces,
+  expectRedrawInPlace,
   plotCanvas,
   recordCanvasText,
-  renderFromStore,
-  renderInFrame,
   renderWidget,
   settled,
+  SIZE,
 } from './testing/charts-frame';
 
 const t0 = Date.UTC(2024, 5, 1, 12) / 1000;
@@ -65,31 +65,19 @@ describe('timechart widget', () => {
   });
 
   it('redraws new data from the store on the same canvas, and destroys the plot on unmount', async () => {
-    const { screen, update } = await renderFromStore('timechart', TimechartWidget, data);
-    await settled();
-    const canvas = plotCanvas(screen.container);
-    const root = screen.container.querySelector<HTMLElement>('.uplot')!;
-    const host = root.parentElement!;
-    const drawn = recordCanvasText();
-    try {
-      update({
+    await expectRedrawInPlace(
+      'timechart',
+      TimechartWidget,
+      data,
+      {
         ...data,
         series: data.series.map((s) => ({ ...s, values: [[t0, 5e9] as [number, number]] })),
-      });
-      await expect.poll(() => drawn.texts.some((t) => / GB$/.test(t))).toBe(true);
-    } finally {
-      drawn.restore();
-    }
-    expect(plotCanvas(screen.container)).toBe(canvas);
-    await screen.unmount();
-    expect(host.contains(root)).toBe(false);
+      },
+      (texts) => texts.some((t) => / GB$/.test(t)),
+    );
   });
 
   it('shows the frame faces for malformed data and no data', async () => {
-    const bad = await renderInFrame('timechart', { series: [{ values: [[1]] }] });
-    await expect.element(bad.screen.getByText('Data does not fit this widget')).toBeVisible();
-    await bad.screen.unmount();
-    const empty = await renderInFrame('timechart', {});
-    await expect.element(empty.screen.getByText('No data yet')).toBeVisible();
+    await expectFrameFaces('timechart', { series: [{ values: [[1]] }] });
   });
 });

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { TimeseriesWidget } from './timeseries';
 import {
-  SIZE,
+  expectFrameFaces,
+  expectRedrawInPlace,
   plotCanvas,
   recordCanvasText,
-  renderFromStore,
-  renderInFrame,
   renderWidget,
   settled,
+  SIZE,
 } from './testing/charts-frame';
 
 const data = {
@@ -69,34 +69,22 @@ describe('timeseries widget', () => {
   });
 
   it('redraws new data from the store on the same canvas, and destroys the plot on unmount', async () => {
-    const { screen, update } = await renderFromStore('timeseries', TimeseriesWidget, data);
-    await settled();
-    const canvas = plotCanvas(screen.container);
-    const root = screen.container.querySelector<HTMLElement>('.uplot')!;
-    const host = root.parentElement!;
-    const drawn = recordCanvasText();
-    try {
-      update({
+    await expectRedrawInPlace(
+      'timeseries',
+      TimeseriesWidget,
+      data,
+      {
         ...data,
         values: [
           [900, 950, 990],
           [1, 2, 3],
         ],
-      });
-      await expect.poll(() => drawn.texts.includes('800%')).toBe(true);
-    } finally {
-      drawn.restore();
-    }
-    expect(plotCanvas(screen.container)).toBe(canvas);
-    await screen.unmount();
-    expect(host.contains(root)).toBe(false);
+      },
+      (texts) => texts.includes('800%'),
+    );
   });
 
   it('shows the frame faces for malformed data and no data', async () => {
-    const bad = await renderInFrame('timeseries', { values: [['x']] });
-    await expect.element(bad.screen.getByText('Data does not fit this widget')).toBeVisible();
-    await bad.screen.unmount();
-    const empty = await renderInFrame('timeseries', {});
-    await expect.element(empty.screen.getByText('No data yet')).toBeVisible();
+    await expectFrameFaces('timeseries', { values: [['x']] });
   });
 });

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { render } from 'vitest-browser-react';
 import { parseMetrics, type MetricsData, type VariantMetrics } from '../../../../src/shared/metrics';
 import { THEMES } from '../../../../src/shared/theme';
@@ -114,4 +114,43 @@ export function recordCanvasText(): { texts: string[]; restore: () => void } {
     else original.call(this, text, x, y, maxWidth);
   });
   return { texts, restore: () => spy.mockRestore() };
+}
+
+/**
+ * Binds a uPlot variant to a store, writes `next` and checks the redraw happened in place: what
+ * `drawn` looks for appears on the canvas, the canvas element is the same one, and unmounting
+ * takes the plot out of the page.
+ */
+export async function expectRedrawInPlace<V extends Variant>(
+  variant: V,
+  Component: ComponentType<WidgetProps<V>>,
+  data: VariantMetrics[V],
+  next: VariantMetrics[V],
+  drawn: (texts: string[]) => boolean,
+): Promise<void> {
+  const { screen, update } = await renderFromStore(variant, Component, data);
+  await settled();
+  const canvas = plotCanvas(screen.container);
+  const root = screen.container.querySelector<HTMLElement>('.uplot');
+  const host = root?.parentElement;
+  if (!root || !host) throw new Error('no uPlot root');
+  const recorded = recordCanvasText();
+  try {
+    update(next);
+    await expect.poll(() => drawn(recorded.texts)).toBe(true);
+  } finally {
+    recorded.restore();
+  }
+  expect(plotCanvas(screen.container)).toBe(canvas);
+  await screen.unmount();
+  expect(host.contains(root)).toBe(false);
+}
+
+/** Through the real frame: malformed data shows the "does not fit" face, no data the placeholder. */
+export async function expectFrameFaces(variant: Variant, malformed: MetricsData): Promise<void> {
+  const bad = await renderInFrame(variant, malformed);
+  await expect.element(bad.screen.getByText('Data does not fit this widget')).toBeVisible();
+  await bad.screen.unmount();
+  const empty = await renderInFrame(variant, {});
+  await expect.element(empty.screen.getByText('No data yet')).toBeVisible();
 }
