@@ -52,6 +52,8 @@ const SOUND_WAIT_MS = 5000;
 const SOUNDS_KEPT = 50;
 const RESYNC_DEBOUNCE_MS = 200;
 const PERSIST_DEBOUNCE_MS = 2000;
+/** Metrics stream in all day: saving each burst of them would wear a kiosk's flash storage. */
+const METRICS_PERSIST_MS = 60_000;
 
 interface Persisted {
   state: PlayerState;
@@ -76,6 +78,7 @@ export class DeviceAgent implements BridgeHost {
   private catchUpTimer: TimerHandle | null = null;
   private resyncTimer: TimerHandle | null = null;
   private persistTimer: TimerHandle | null = null;
+  private persistDueAt = 0;
   private stopped = false;
   private readonly sounds: string[] = [];
   /** Notifications are delivered in arrival order, even when one waits for its sound. */
@@ -178,12 +181,15 @@ export class DeviceAgent implements BridgeHost {
     this.deps.log.info('playing the last good state from the cache until the service answers');
   }
 
-  private schedulePersist(): void {
-    if (this.persistTimer) return;
+  private schedulePersist(delayMs = PERSIST_DEBOUNCE_MS): void {
+    const due = this.deps.clock.now() + delayMs;
+    if (this.persistTimer && this.persistDueAt <= due) return;
+    this.persistTimer?.cancel();
+    this.persistDueAt = due;
     this.persistTimer = this.deps.clock.setTimeout(() => {
       this.persistTimer = null;
       void this.persist();
-    }, PERSIST_DEBOUNCE_MS);
+    }, delayMs);
   }
 
   private async persist(): Promise<void> {
@@ -249,7 +255,7 @@ export class DeviceAgent implements BridgeHost {
       default:
         this.scheduleResync();
     }
-    this.schedulePersist();
+    this.schedulePersist(event.type === 'metrics.changed' ? METRICS_PERSIST_MS : PERSIST_DEBOUNCE_MS);
   }
 
   private onNotification(notification: Notification): void {

@@ -3,7 +3,8 @@ import { mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'nod
 import { basename, dirname, join, resolve } from 'node:path';
 import type { CacheFiles } from './ports';
 
-const NAME = /^[a-f0-9]{32}(\.[a-z0-9]{1,5})?$/;
+/** The name of a file in the media cache: what the web player and Electron serve, and nothing else. */
+export const CACHE_FILE_NAME = /^[a-f0-9]{32}(\.[a-z0-9]{1,5})?$/;
 const TEMP_PREFIX = '.tmp-';
 
 /**
@@ -57,7 +58,7 @@ export class NodeCacheFiles implements CacheFiles {
   }
 
   async remove(pathOrName: string): Promise<void> {
-    const path = NAME.test(pathOrName) ? this.pathOf(pathOrName) : this.tempPathOf(pathOrName);
+    const path = CACHE_FILE_NAME.test(pathOrName) ? this.pathOf(pathOrName) : this.tempPathOf(pathOrName);
     await removeFile(path);
   }
 
@@ -74,7 +75,7 @@ export class NodeCacheFiles implements CacheFiles {
         if (sweep && !this.writing.has(path)) await removeFile(path);
         continue;
       }
-      if (!NAME.test(entry.name)) continue;
+      if (!CACHE_FILE_NAME.test(entry.name)) continue;
       try {
         files.push({ name: entry.name, bytes: (await stat(path)).size });
       } catch (error) {
@@ -86,7 +87,7 @@ export class NodeCacheFiles implements CacheFiles {
   }
 
   private pathOf(name: string): string {
-    if (!NAME.test(name)) throw new Error(`invalid cache file name "${name}"`);
+    if (!CACHE_FILE_NAME.test(name)) throw new Error(`invalid cache file name "${name}"`);
     return join(this.dir, name);
   }
 

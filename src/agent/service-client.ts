@@ -14,10 +14,6 @@ export class ServiceError extends Error {
   ) {
     super(message);
   }
-
-  get unreachable(): boolean {
-    return this.status === 0;
-  }
 }
 
 const REQUEST_TIMEOUT_MS = 15_000;

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { CustomScheme } from 'electron';
+import { CACHE_FILE_NAME } from '../agent/node-cache-files';
 import { contentTypeOf } from '../web-player/static-server';
 import { parseRange } from '../shared/byte-range';
 
@@ -18,7 +19,6 @@ export const MEDIA_HOST = 'cache';
 export const MEDIA_BASE_URL = `${MEDIA_SCHEME}://${MEDIA_HOST}/`;
 
 /** The names the media cache gives its files (see src/agent/node-cache-files.ts): never a path. */
-const MEDIA_NAME = /^[a-f0-9]{32}(\.[a-z0-9]{1,5})?$/;
 
 /**
  * Registered before `ready`. Standard and secure give app:// a real origin and a secure context
@@ -123,7 +123,7 @@ export function createMediaHandler(cacheDir: string): ProtocolHandler {
     if (refused) return refused;
     const url = parse(request.url);
     const name = url?.pathname.slice(1) ?? '';
-    if (url?.host !== MEDIA_HOST || !MEDIA_NAME.test(name)) return status(404);
+    if (url?.host !== MEDIA_HOST || !CACHE_FILE_NAME.test(name)) return status(404);
     return fileResponse(request, join(cacheDir, name));
   };
 }

@@ -67,11 +67,6 @@ export class ShellSettings {
     if (pending.length > 0) await this.store.write(RECOVERIES_KEY, []);
     return pending;
   }
-
-  /** For the flags that must be known before `ready` (see readShellFlagsSync). */
-  get folder(): string {
-    return this.dir;
-  }
 }
 
 function parseFlags(value: unknown): ShellFlags {

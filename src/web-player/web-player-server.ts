@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { BridgeHost } from '../agent/bridge-host';
+import { CACHE_FILE_NAME } from '../agent/node-cache-files';
 import { describeIssues } from '../shared/issues';
 import { WEB_BRIDGE_PATH, rendererFrameSchema, type AgentFrame } from '../shared/web-bridge-protocol';
 import { folderHandler, sendFile } from './static-server';
@@ -43,7 +44,6 @@ const SECURITY_HEADERS: Record<string, string> = {
 };
 
 /** Media cache names: a hex digest and an optional short extension, so never a path. */
-const MEDIA_NAME = /^[a-f0-9]{32}(\.[a-z0-9]{1,5})?$/;
 const MEDIA_PREFIX = '/media/';
 /** Renderer frames are small (a log entry is at most 4096 characters, before JSON escaping). */
 const MAX_FRAME_BYTES = 64 * 1024;
@@ -122,7 +122,7 @@ export async function startWebPlayerServer(options: WebPlayerServerOptions): Pro
       return;
     }
     const name = pathname.slice(MEDIA_PREFIX.length);
-    if (!MEDIA_NAME.test(name)) {
+    if (!CACHE_FILE_NAME.test(name)) {
       response.writeHead(404).end();
       return;
     }
@@ -135,14 +135,15 @@ export async function startWebPlayerServer(options: WebPlayerServerOptions): Pro
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
 
-  const send = (socket: WebSocket, frame: AgentFrame): void => {
+  /** Sends a frame, or its JSON when it goes to several pages and is serialised once. */
+  const send = (socket: WebSocket, frame: AgentFrame | string): void => {
     if (socket.readyState !== WebSocket.OPEN) return;
     if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       log.warn('web player: dropped a page that stopped reading the bridge');
       socket.terminate();
       return;
     }
-    socket.send(JSON.stringify(frame));
+    socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
   };
 
   const receive = (socket: WebSocket, data: RawData, isBinary: boolean): void => {
@@ -178,10 +179,10 @@ export async function startWebPlayerServer(options: WebPlayerServerOptions): Pro
     socket.on('error', (error) => log.warn(`web player: bridge socket: ${error.message}`));
   });
 
-  // One subscription for every page: a message is serialised by `send` per socket, which is cheap
-  // next to a second copy of the listener per page.
+  // One subscription for every page, and each message serialised once for all of them.
   const unsubscribe = host.onMessage((message) => {
-    for (const socket of sockets.clients) send(socket, { kind: 'message', message });
+    const frame = JSON.stringify({ kind: 'message', message } satisfies AgentFrame);
+    for (const socket of sockets.clients) send(socket, frame);
   });
 
   let boundPort = port;
