@@ -5,7 +5,7 @@ export function iso(value: Date | string | null | undefined): string | null {
 }
 
 export function isoRequired(value: Date | string): string {
-  return (value instanceof Date ? value : new Date(value)).toISOString();
+  return iso(value) as string;
 }
 
 /** Builds "a = $1, b = $2" and its parameters from the defined fields of a patch. */

@@ -66,11 +66,6 @@ export class ScriptRunner {
     this.options = { ...DEFAULT_RUNNER_OPTIONS, ...options };
   }
 
-  /** True while a run of the script waits or runs. */
-  busy(scriptId: string): boolean {
-    return this.running.has(scriptId) || this.queue.some((job) => job.scriptId === scriptId);
-  }
-
   /** Runs the script once, after those already waiting; its record, or null when it does not exist. */
   run(scriptId: string, trigger: ScriptRun['trigger']): Promise<ScriptRun | null> {
     if (this.closed) return Promise.reject(new RunnerStopped());

@@ -7,10 +7,24 @@ export interface NumberFormat {
 
 const formatters = new Map<string, Intl.NumberFormat>();
 
-function formatter(options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = JSON.stringify(options);
+/** One formatter per combination, made once: formatValue runs for every label of every redraw. */
+function formatter(
+  currency: string | null,
+  minDigits: number,
+  maxDigits: number,
+  compact: boolean,
+): Intl.NumberFormat {
+  const key = `${currency}|${minDigits}|${maxDigits}|${compact}`;
   let cached = formatters.get(key);
-  if (!cached) formatters.set(key, (cached = new Intl.NumberFormat('en-US', options)));
+  if (!cached) {
+    cached = new Intl.NumberFormat('en-US', {
+      ...(currency ? { style: 'currency' as const, currency } : {}),
+      minimumFractionDigits: minDigits,
+      maximumFractionDigits: maxDigits,
+      ...(compact ? { notation: 'compact' as const, compactDisplay: 'short' as const } : {}),
+    });
+    formatters.set(key, cached);
+  }
   return cached;
 }
 
@@ -23,7 +37,7 @@ function formatBytes(value: number, digits: number): string {
     scaled /= 1024;
     unit += 1;
   }
-  return `${value < 0 ? '-' : ''}${formatter({ maximumFractionDigits: digits }).format(scaled)} ${BYTE_UNITS[unit]}`;
+  return `${value < 0 ? '-' : ''}${formatter(null, 0, digits, false).format(scaled)} ${BYTE_UNITS[unit]}`;
 }
 
 function formatDuration(seconds: number): string {
@@ -48,25 +62,25 @@ export function formatValue(value: number | string | null | undefined, format: N
   if (typeof value === 'string') return value;
   if (!Number.isFinite(value)) return '–';
   const digits = format.rounding ?? 2;
-  const rounding = { minimumFractionDigits: format.rounding ?? 0, maximumFractionDigits: digits };
-  const compact = format.abbreviate ? { notation: 'compact' as const, compactDisplay: 'short' as const } : {};
+  const number = (currency: string | null) =>
+    formatter(currency, format.rounding ?? 0, digits, format.abbreviate === true).format(value);
   switch (format.value_type) {
     case 'percent':
     case 'percentage':
-      return `${formatter({ ...rounding, ...compact }).format(value)}%`;
+      return `${number(null)}%`;
     case 'currency':
     case 'dollars':
-      return formatter({ style: 'currency', currency: 'USD', ...rounding, ...compact }).format(value);
+      return number('USD');
     case 'euros':
-      return formatter({ style: 'currency', currency: 'EUR', ...rounding, ...compact }).format(value);
+      return number('EUR');
     case 'pounds':
-      return formatter({ style: 'currency', currency: 'GBP', ...rounding, ...compact }).format(value);
+      return number('GBP');
     case 'bytes':
       return formatBytes(value, digits);
     case 'duration':
     case 'seconds':
       return formatDuration(value);
     default:
-      return formatter({ ...rounding, ...compact }).format(value);
+      return number(null);
   }
 }

@@ -66,6 +66,7 @@ export class FlowStore {
     for (const board of Object.values(state.boards)) {
       for (const widget of board.widgets) {
         const current = this.data.get(widget.flow.tag);
+        if (current === widget.flow.data) continue;
         if (!current || JSON.stringify(current) !== JSON.stringify(widget.flow.data)) {
           this.set(widget.flow.tag, widget.flow.data);
         }
