@@ -63,10 +63,12 @@ export default tseslint.config(
   restrict(['renderer/src/**'], [node, electron, agent, main, preload, service]),
   restrict(['src/agent/**'], [electron, ui, main, preload, renderer]),
   restrict(['service/**'], [electron, ui, agent, main, preload, renderer]),
+  // The guest prelude runs inside a script's QuickJS engine: the ECMAScript built-ins only.
+  restrict(['service/scripts/host/guest/**'], [node, electron, ui, agent, main, preload, renderer]),
   restrict(['src/preload/**'], [node, ui, agent, main, service, renderer]),
   restrict(['src/main/**'], [ui, renderer]),
   {
-    files: ['src/shared/**'],
+    files: ['src/shared/**', 'service/scripts/host/guest/**'],
     ignores: ['**/*.test.ts'],
     languageOptions: { globals: {} },
     rules: {
@@ -81,7 +83,7 @@ export default tseslint.config(
           'Buffer',
           'require',
           '__dirname',
-        ].map((name) => ({ name, message: 'src/shared is platform-free: no DOM or Node globals.' })),
+        ].map((name) => ({ name, message: 'This layer is platform-free: no DOM or Node globals.' })),
       ],
     },
   },

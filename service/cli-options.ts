@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { tokenScopeSchema, type TokenScope } from '../src/shared/token';
 import { DEFAULT_CONFIG, type ServiceConfig } from './context';
+import { parseHttpAllow, type HttpAllowPolicy } from './scripts/destinations';
 
 export const HELP = `Usage:
   npm run service -- [options]                      run the service
@@ -14,6 +15,10 @@ Options:
   --offline-after <s>      seconds without a heartbeat before a device is offline (default ${DEFAULT_CONFIG.offlineAfterSeconds})
   --body-limit <bytes>     largest request body (default ${DEFAULT_CONFIG.bodyLimit})
   --log-level <level>      fatal, error, warn, info, debug or silent (default info)
+  --scripts-http-allow <list>
+                           where scripts' wallboard/http may connect besides public addresses:
+                           comma-separated loopback, private and CIDR ranges such as 10.1.0.0/16
+                           (default none: public addresses only)
   --scope <scope>          with "token create": full, readonly or affiliated
   --name <name>            with "token create": a note of what the token is for
   -h, --help               show this help
@@ -42,6 +47,14 @@ function wholeNumber(name: string, value: string, min: number, max: number): num
   return number;
 }
 
+function httpAllow(list: string): HttpAllowPolicy {
+  try {
+    return parseHttpAllow(list);
+  } catch (error) {
+    throw new Error(`--scripts-http-allow: ${(error as Error).message}`, { cause: error });
+  }
+}
+
 /** Reads the command line; throws an Error with a message for the user on anything wrong. */
 export function parseCommand(argv: string[]): Command {
   const { values, positionals } = parseArgs({
@@ -55,6 +68,7 @@ export function parseCommand(argv: string[]): Command {
       'offline-after': { type: 'string', default: String(DEFAULT_CONFIG.offlineAfterSeconds) },
       'body-limit': { type: 'string', default: String(DEFAULT_CONFIG.bodyLimit) },
       'log-level': { type: 'string', default: 'info' },
+      'scripts-http-allow': { type: 'string', default: '' },
       scope: { type: 'string' },
       name: { type: 'string', default: '' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -90,6 +104,7 @@ export function parseCommand(argv: string[]): Command {
       ...DEFAULT_CONFIG,
       offlineAfterSeconds: wholeNumber('offline-after', values['offline-after'], 1, 86400),
       bodyLimit: wholeNumber('body-limit', values['body-limit'], 1024, 100 * 1024 * 1024),
+      scriptsHttpAllow: httpAllow(values['scripts-http-allow']),
     },
   };
 }

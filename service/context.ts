@@ -3,6 +3,7 @@ import { TokenAuthenticator } from './http/auth';
 import { EventPublisher } from './realtime/publisher';
 import { EventRepository } from './repositories/events';
 import { TokenRepository } from './repositories/tokens';
+import { PUBLIC_ONLY, type HttpAllowPolicy } from './scripts/destinations';
 
 export interface ServiceConfig {
   /** Largest request body, in bytes. */
@@ -11,12 +12,15 @@ export interface ServiceConfig {
   offlineAfterSeconds: number;
   /** How many realtime events are kept for replay to reconnecting devices. */
   eventRetention: number;
+  /** Where scripts' `wallboard/http` may connect (`--scripts-http-allow`); public addresses only by default. */
+  scriptsHttpAllow: HttpAllowPolicy;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
   bodyLimit: 1024 * 1024,
   offlineAfterSeconds: 90,
   eventRetention: 10_000,
+  scriptsHttpAllow: PUBLIC_ONLY,
 };
 
 export interface Clock {

@@ -1,6 +1,9 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Flow } from '../src/shared/flow';
 import type { Script, ScriptRun } from '../src/shared/script';
+import { parseHttpAllow } from './scripts/destinations';
 import { startTestService, type TestService } from './test-support';
 
 let service: TestService;
@@ -124,7 +127,7 @@ describe('the script resource', () => {
     );
   });
 
-  it('lets only full tokens write; readonly and affiliated tokens read', async () => {
+  it('lets only full tokens write, and read code and logs', async () => {
     const script = await createScript({ name: 'scoped', code: 'return 1' });
     for (const token of [readonly, affiliated]) {
       for (const [method, url, body] of [
@@ -137,11 +140,12 @@ describe('the script resource', () => {
         expect(response.statusCode, `${method} ${url}`).toBe(403);
         expect(response.json().error.code).toBe('forbidden');
       }
-      expect((await service.call('GET', '/scripts', undefined, token)).statusCode).toBe(200);
-      expect((await service.call('GET', `/scripts/${script.id}`, undefined, token)).statusCode).toBe(200);
-      expect((await service.call('GET', `/scripts/${script.id}/runs`, undefined, token)).statusCode).toBe(
-        200,
-      );
+      // Code holds secrets, and readonly and affiliated tokens live on kiosks.
+      for (const url of ['/scripts', `/scripts/${script.id}`, `/scripts/${script.id}/runs`]) {
+        const response = await service.call('GET', url, undefined, token);
+        expect(response.statusCode, `GET ${url}`).toBe(403);
+        expect(response.json().error.code).toBe('forbidden');
+      }
     }
     expect((await service.call('GET', '/scripts', undefined, null)).statusCode).toBe(401);
   });
@@ -324,6 +328,27 @@ describe('limits and isolation', () => {
     }
     expect((await service.call('GET', '/health', undefined, null)).statusCode).toBe(200);
     delete process.env.WALLBOARD_SCRIPT_SECRET;
+  });
+
+  it('lets wallboard/http reach loopback only when the service is set to (--scripts-http-allow)', async () => {
+    const server = createServer((_request, response) => response.end('{"value":7}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const code = `console.log((await require('wallboard/http').getJson('${url}')).value)`;
+    const allowing = await startTestService({ config: { scriptsHttpAllow: parseHttpAllow('loopback') } });
+    try {
+      expect(await runNow((await createScript({ name: 'inner', code })).id)).toMatchObject({
+        outcome: 'error',
+        error: expect.stringContaining(`http.getJson: ${url} is refused: 127.0.0.1 is a loopback address`),
+      });
+      const body = { name: 'inner', code, interval: '1h', enabled: false };
+      const created = (await allowing.call('POST', '/scripts', body)).json() as Script;
+      const run = (await allowing.call('POST', `/scripts/${created.id}/run`)).json() as ScriptRun;
+      expect(run).toMatchObject({ outcome: 'ok', logs: ['7'] });
+    } finally {
+      await allowing.close();
+      server.close();
+    }
   });
 
   it('keeps the newest 50 runs, newest first', async () => {

@@ -52,6 +52,16 @@ describe('layering', () => {
     expect(typeErrors('tsconfig.shared.json', 'src/shared/probe.ts', DOM_USE).join()).toMatch(/document/);
   });
 
+  it('refuses Node and the DOM in the guest prelude of scripts, by lint and by type check', async () => {
+    const probe = 'service/scripts/host/guest/probe.ts';
+    for (const code of [NODE_IMPORT, BARE_NODE_IMPORT]) {
+      expect(await lintErrors(probe, code)).toContain('no-restricted-imports');
+    }
+    expect(await lintErrors(probe, 'export const pid = process.pid;\n')).toContain('no-restricted-globals');
+    expect(typeErrors('tsconfig.guest.json', probe, NODE_IMPORT).join()).toMatch(/node:fs/);
+    expect(typeErrors('tsconfig.guest.json', probe, DOM_USE).join()).toMatch(/document/);
+  });
+
   it('refuses Node and Electron in the renderer, by lint and by type check', async () => {
     for (const code of [NODE_IMPORT, BARE_NODE_IMPORT, ELECTRON_IMPORT]) {
       expect(await lintErrors('renderer/src/probe.ts', code)).toContain('no-restricted-imports');

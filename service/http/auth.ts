@@ -11,7 +11,8 @@ export type Permission =
   | 'tokens:write'
   | 'devices:write'
   | 'notifications:write'
-  | 'metrics:write';
+  | 'metrics:write'
+  | 'scripts:read';
 
 const ALL: readonly Permission[] = [
   'read',
@@ -22,6 +23,7 @@ const ALL: readonly Permission[] = [
   'devices:write',
   'notifications:write',
   'metrics:write',
+  'scripts:read',
 ];
 
 export const SCOPE_GRANTS: Readonly<Record<TokenScope, ReadonlySet<Permission>>> = {

@@ -36,7 +36,7 @@ export function scriptRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
     app.get(
       '/scripts',
       {
-        config: { permission: 'read' },
+        config: { permission: 'scripts:read' },
         schema: {
           tags: ['scripts'],
           summary: 'Lists all scripts, oldest first',
@@ -49,7 +49,7 @@ export function scriptRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
     app.get(
       '/scripts/:id',
       {
-        config: { permission: 'read' },
+        config: { permission: 'scripts:read' },
         schema: {
           tags: ['scripts'],
           summary: 'Returns one script by id',
@@ -149,7 +149,7 @@ export function scriptRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
     app.get(
       '/scripts/:id/runs',
       {
-        config: { permission: 'read' },
+        config: { permission: 'scripts:read' },
         schema: {
           tags: ['scripts'],
           summary: 'The last runs of the script (at most 50 are kept), newest first',

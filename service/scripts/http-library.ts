@@ -1,8 +1,15 @@
+import { Agent, fetch, type Response } from 'undici';
+import { checkedLookup, checkUrlHost, DestinationRefusedError, type HttpAllowPolicy } from './destinations';
 import { ArgumentError, timeoutMs } from './duration';
 
 export const HTTP_TIMEOUT_DEFAULT_MS = 5000;
 export const HTTP_TIMEOUT_MAX_MS = 30_000;
 export const HTTP_SIZE_MAX = 1024 * 1024;
+export const HTTP_REDIRECTS_MAX = 5;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+// What fetch itself drops when a redirect leaves the origin: a script's token is for one host.
+const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
 
 /** What `get` answers: the status, the headers (lower-case names) and the body as text. */
 export interface HttpAnswer {
@@ -87,10 +94,82 @@ function causeOf(error: unknown): string {
   return cause?.code ?? cause?.message ?? (error as Error).message;
 }
 
-/** `http.get(url, {timeout, headers})`: any status is an answer; failures to fetch throw. */
+function refusalIn(error: unknown): DestinationRefusedError | null {
+  for (let at = error, depth = 0; at instanceof Error && depth < 4; at = at.cause, depth++) {
+    if (at instanceof DestinationRefusedError) return at;
+  }
+  return null;
+}
+
+// One agent per policy: pooled connections were made under that policy's checks only.
+const agents = new WeakMap<HttpAllowPolicy, Agent>();
+
+function agentFor(policy: HttpAllowPolicy): Agent {
+  let agent = agents.get(policy);
+  if (!agent) {
+    agent = new Agent({ connect: { lookup: checkedLookup(policy) } });
+    agents.set(policy, agent);
+  }
+  return agent;
+}
+
+/**
+ * GETs `start`, following redirects by hand so that every hop's URL is checked against the
+ * policy (IP literals here, names in the agent's lookup after resolution).
+ */
+async function fetchAllowed(
+  start: URL,
+  requestHeaders: Record<string, string>,
+  policy: HttpAllowPolicy,
+  signal: AbortSignal,
+  method: string,
+): Promise<Response> {
+  const fail = (message: string): never => {
+    throw new HttpLibraryError(`http.${method}: ${message}`);
+  };
+  let headers: Record<string, string> = { 'user-agent': 'wallboard-script', ...requestHeaders };
+  let url = start;
+  for (let hop = 0; ; hop++) {
+    const where = hop === 0 ? `${start} is` : `${start} redirected to ${url}, which is`;
+    let response: Response;
+    try {
+      checkUrlHost(policy, url);
+      response = await fetch(url, { headers, redirect: 'manual', signal, dispatcher: agentFor(policy) });
+    } catch (error) {
+      const refusal = refusalIn(error);
+      if (refusal) fail(`${where} refused: ${refusal.message}`);
+      throw error;
+    }
+    const location = response.headers.get('location');
+    if (!REDIRECT_STATUSES.has(response.status) || location === null) return response;
+    await response.body?.cancel();
+    if (hop === HTTP_REDIRECTS_MAX) fail(`${start} redirected more than ${HTTP_REDIRECTS_MAX} times`);
+    let next: URL;
+    try {
+      next = new URL(location, url);
+    } catch {
+      return fail(`${start} redirected to ${JSON.stringify(location)}, which is not a URL`);
+    }
+    if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+      fail(`${start} redirected to ${next}, which is not an http or https URL`);
+    }
+    if (next.origin !== url.origin) {
+      headers = Object.fromEntries(
+        Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase())),
+      );
+    }
+    url = next;
+  }
+}
+
+/**
+ * `http.get(url, {timeout, headers})`: any status is an answer; failures to fetch throw, and so
+ * does a destination (or a redirect to one) that `policy` does not allow.
+ */
 export async function httpGet(
   args: readonly unknown[],
   signal: AbortSignal,
+  policy: HttpAllowPolicy,
   method = 'get',
 ): Promise<HttpAnswer> {
   const request = checkRequest(method, args[0], args[1]);
@@ -99,11 +178,7 @@ export async function httpGet(
   const timer = setTimeout(() => timeout.abort(), request.timeoutMs);
   const both = AbortSignal.any([signal, timeout.signal]);
   try {
-    const response = await fetch(url, {
-      headers: { 'user-agent': 'wallboard-script', ...request.headers },
-      redirect: 'follow',
-      signal: both,
-    });
+    const response = await fetchAllowed(request.url, request.headers, policy, both, method);
     const text = await readLimited(response, url, method);
     return { status: response.status, headers: Object.fromEntries(response.headers), text };
   } catch (error) {
@@ -121,8 +196,12 @@ export async function httpGet(
 }
 
 /** `http.getJson(url, options)`: the parsed body of a 2xx answer; other statuses throw. */
-export async function httpGetJson(args: readonly unknown[], signal: AbortSignal): Promise<unknown> {
-  const answer = await httpGet(args, signal, 'getJson');
+export async function httpGetJson(
+  args: readonly unknown[],
+  signal: AbortSignal,
+  policy: HttpAllowPolicy,
+): Promise<unknown> {
+  const answer = await httpGet(args, signal, policy, 'getJson');
   const url = String(args[0]);
   if (answer.status < 200 || answer.status > 299) {
     throw new HttpLibraryError(`http.getJson: GET ${url} answered ${answer.status}`);

@@ -6,7 +6,7 @@ import { HttpError } from '../http/errors';
 import { rooms } from '../realtime/rooms';
 import { FlowRepository } from '../repositories/flows';
 import { ScriptRepository, type ScriptPatch } from '../repositories/scripts';
-import { syntaxProblem } from './sandbox';
+import { syntaxProblem } from './syntax';
 
 /**
  * Creating, changing and deleting scripts, for the routes and the demo. A script that feeds a
@@ -15,9 +15,9 @@ import { syntaxProblem } from './sandbox';
  * published as `flow.changed`.
  */
 
-function checkCode(code: string | undefined): void {
+async function checkCode(code: string | undefined): Promise<void> {
   if (code === undefined) return;
-  const problem = syntaxProblem(code);
+  const problem = await syntaxProblem(code);
   if (problem) {
     throw HttpError.badRequest(`the code does not compile: ${problem}`, [
       { path: 'body.code', message: problem },
@@ -100,7 +100,7 @@ function asHttpError(error: unknown, flow: Flow | null | undefined): unknown {
 }
 
 export async function createScript(ctx: ServiceContext, body: ScriptCreate): Promise<Script> {
-  checkCode(body.code);
+  await checkCode(body.code);
   const flow = await namedFlow(new FlowRepository(ctx.db), body);
   if (flow) await checkFree(new ScriptRepository(ctx.db), flow, null);
   let result: { script: Script; changed: string | null };
@@ -139,7 +139,7 @@ export async function updateScript(
   const patch: ScriptPatch = Object.fromEntries(
     Object.entries(fields).filter(([, value]) => value !== undefined),
   ) as ScriptPatch;
-  checkCode(patch.code);
+  await checkCode(patch.code);
   const flow = await namedFlow(new FlowRepository(ctx.db), body);
   if (flow) await checkFree(scripts, flow, id);
   const nextFlowId = flow === undefined ? current.flow_id : flow === null ? null : flow.id;

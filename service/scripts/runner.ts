@@ -12,7 +12,7 @@ import { HttpLibraryError, httpGet, httpGetJson } from './http-library';
 import { postFromScript } from './notifications-library';
 import {
   DEFAULT_LIMITS,
-  runSandboxed,
+  ScriptSandbox,
   type LibraryCall,
   type SandboxLimits,
   type SandboxRun,
@@ -57,6 +57,7 @@ export class ScriptRunner {
   private readonly running = new Map<string, SandboxRun | null>();
   private readonly tasks = new Set<Promise<void>>();
   private readonly options: RunnerOptions;
+  private readonly sandbox: ScriptSandbox;
   private closed = false;
 
   constructor(
@@ -64,6 +65,7 @@ export class ScriptRunner {
     options: Partial<RunnerOptions> & Pick<RunnerOptions, 'onError'>,
   ) {
     this.options = { ...DEFAULT_RUNNER_OPTIONS, ...options };
+    this.sandbox = new ScriptSandbox({ idle: this.options.maxConcurrent });
   }
 
   /** Runs the script once, after those already waiting; its record, or null when it does not exist. */
@@ -80,6 +82,7 @@ export class ScriptRunner {
     for (const job of this.queue.splice(0)) job.reject(new RunnerStopped());
     for (const sandbox of this.running.values()) sandbox?.abort();
     await Promise.allSettled([...this.tasks]);
+    this.sandbox.close();
   }
 
   private pump(): void {
@@ -112,7 +115,7 @@ export class ScriptRunner {
     const startedAt = ctx.clock.now();
     const start = performance.now();
     let notifications = 0;
-    const sandbox = runSandboxed(
+    const sandbox = this.sandbox.run(
       script.code,
       JSON.stringify(previous),
       { ...this.options.limits, timeoutMs: script.timeout_seconds * 1000 },
@@ -188,9 +191,9 @@ export class ScriptRunner {
         case 'notifications.post':
           return await postFromScript(this.ctx, call.args, log);
         case 'http.get':
-          return await httpGet(call.args, signal);
+          return await httpGet(call.args, signal, this.ctx.config.scriptsHttpAllow);
         case 'http.getJson':
-          return await httpGetJson(call.args, signal);
+          return await httpGetJson(call.args, signal, this.ctx.config.scriptsHttpAllow);
       }
     } catch (error) {
       if (error instanceof ArgumentError || error instanceof HttpLibraryError) throw error;

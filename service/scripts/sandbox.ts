@@ -1,11 +1,11 @@
-import { Script } from 'node:vm';
-import { Worker } from 'node:worker_threads';
-import { WORKER_SOURCE } from './worker-source';
+import { z } from 'zod';
+import { HostPool, type HostPoolOptions, type ScriptHost } from './host-pool';
+import type { FromHost, ToHost } from './host/protocol';
 
 /** Limits of one run; the defaults are documented in docs/scripts.md. */
 export interface SandboxLimits {
   timeoutMs: number;
-  /** Old-generation heap of the worker. */
+  /** Memory of the run's engine: its heap and everything it allocates. */
   memoryMb: number;
   logLines: number;
   logLineLength: number;
@@ -23,7 +23,7 @@ export const DEFAULT_LIMITS: Omit<SandboxLimits, 'timeoutMs'> = {
   argsLength: 64 * 1024,
 };
 
-/** A library call of the script, carried out by the main thread. */
+/** A library call of the script, carried out by the service. */
 export interface LibraryCall {
   library: string;
   method: string;
@@ -52,31 +52,24 @@ export interface SandboxRun {
   abort(): void;
 }
 
-/** The script is the body of an async function: `return` and `await` work at its top level. */
-export function wrapCode(code: string): string {
-  // On the first line, so that line numbers in errors are the script's own.
-  return `(async function () {${code}\n})`;
-}
-
-/** Why the code does not compile, or null; compiling runs nothing. */
-export function syntaxProblem(code: string): string | null {
-  try {
-    new Script(wrapCode(code), { filename: 'script.js' });
-    return null;
-  } catch (error) {
-    const where = /script\.js:(\d+)/.exec(String((error as Error).stack));
-    const message = `${(error as Error).name}: ${(error as Error).message}`;
-    return where ? `${message} (line ${where[1]})` : message;
-  }
-}
-
-type WorkerMessage =
-  | { type: 'log'; line: string }
-  | { type: 'log-overflow' }
-  | { type: 'call'; id: number; library: string; method: string; args: string }
-  | { type: 'done'; result: string | null }
-  | { type: 'invalid'; error: string }
-  | { type: 'failed'; error: string };
+const MESSAGE_LIMIT = 1024 * 1024;
+const text = z.string().max(MESSAGE_LIMIT);
+/** What a host may say; anything else ends the run and the host. */
+const fromHostSchema: z.ZodType<FromHost> = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('log'), line: text }),
+  z.object({ type: z.literal('log-overflow') }),
+  z.object({
+    type: z.literal('call'),
+    id: z.number().int().positive(),
+    library: z.string().max(100),
+    method: z.string().max(100),
+    args: text,
+  }),
+  z.object({ type: z.literal('done'), result: text.nullable() }),
+  z.object({ type: z.literal('invalid'), error: text }),
+  z.object({ type: z.literal('failed'), error: text }),
+]);
 
 function decodeArgs(json: string): unknown[] {
   const parsed: unknown = JSON.parse(json);
@@ -86,147 +79,146 @@ function decodeArgs(json: string): unknown[] {
   );
 }
 
-function startWorker(code: string, previous: string, limits: SandboxLimits): Worker {
-  return new Worker(WORKER_SOURCE, {
-    eval: true,
-    // Not the parent's flags (tsx and the like); this one lets import() be refused by the context.
-    execArgv: ['--experimental-vm-modules', '--no-warnings'],
-    argv: [],
-    env: {},
-    stdout: true,
-    stderr: true,
-    resourceLimits: {
-      maxOldGenerationSizeMb: limits.memoryMb,
-      maxYoungGenerationSizeMb: Math.max(4, Math.ceil(limits.memoryMb / 4)),
-      stackSizeMb: 4,
-    },
-    workerData: {
-      code: wrapCode(code),
-      previous,
-      limits: {
-        logLines: limits.logLines,
-        logLineLength: limits.logLineLength,
-        calls: limits.calls,
-        argsLength: limits.argsLength,
-      },
-    },
-  });
-}
-
 /**
- * Runs `code` in a fresh worker thread (its own heap, an empty environment) inside a `vm`
- * context without Node's globals. The worker is terminated when the script settles, at the
- * deadline, or on `abort`; library calls are answered by `onCall` on this thread.
+ * Runs scripts in host processes (host-pool.ts), each run in a fresh QuickJS engine. The service
+ * keeps the deadline (the host is killed at it), counts what the host reports against the limits
+ * again, and carries out the library calls.
  */
-export function runSandboxed(
-  code: string,
-  previous: string,
-  limits: SandboxLimits,
-  onCall: LibraryHandler,
-): SandboxRun {
-  const logs: string[] = [];
-  const calls = new AbortController();
-  const inFlight = new Set<Promise<unknown>>();
-  let settle: (result: SandboxResult) => void = () => undefined;
-  const result = new Promise<SandboxResult>((resolve) => {
-    settle = resolve;
-  });
-  let ended = false;
-  let overflow = false;
+export class ScriptSandbox {
+  private readonly pool: HostPool;
 
-  let worker: Worker;
-  try {
-    worker = startWorker(code, previous, limits);
-  } catch (error) {
-    const failed = `the sandbox could not start: ${(error as Error).message}`;
-    return { result: Promise.resolve({ outcome: 'error', error: failed, logs }), abort: () => undefined };
+  constructor(options: Partial<HostPoolOptions> = {}) {
+    this.pool = new HostPool(options);
   }
-  // Whatever the worker itself might print stays out of the service's output.
-  worker.stdout.resume();
-  worker.stderr.resume();
 
-  const end = (outcome: SandboxResult) => {
-    if (ended) return;
-    ended = true;
-    clearTimeout(timer);
-    calls.abort();
-    void worker.terminate();
-    // Calls the script made without waiting for them (a notification) still finish.
-    void Promise.allSettled([...inFlight]).then(() => {
-      if (overflow) logs.push(`… more lines were not kept (at most ${limits.logLines} per run)`);
-      settle(outcome);
+  run(code: string, previous: string, limits: SandboxLimits, onCall: LibraryHandler): SandboxRun {
+    const logs: string[] = [];
+    const calls = new AbortController();
+    const inFlight = new Set<Promise<unknown>>();
+    let settle: (result: SandboxResult) => void = () => undefined;
+    const result = new Promise<SandboxResult>((resolve) => {
+      settle = resolve;
     });
-  };
+    let ended = false;
+    let overflow = false;
+    let callCount = 0;
+    let host: ScriptHost | null = null;
 
-  const addLog = (line: string) => {
-    if (logs.length < limits.logLines) logs.push(line.slice(0, limits.logLineLength));
-    else overflow = true;
-  };
-
-  const answer = (id: number, call: LibraryCall) => {
-    const work = onCall(call, calls.signal, addLog).then(
-      (value) => {
-        if (!ended) worker.postMessage({ type: 'reply', id, ok: true, json: JSON.stringify(value) });
-      },
-      (error: unknown) => {
-        const message = error instanceof Error ? error.message : String(error);
-        if (!ended) worker.postMessage({ type: 'reply', id, ok: false, error: message });
-        else if (call.library !== 'http') addLog(`[error] ${message}`);
-      },
-    );
-    inFlight.add(work);
-    void work.finally(() => inFlight.delete(work));
-  };
-
-  worker.on('message', (message: WorkerMessage) => {
-    if (ended) return;
-    switch (message.type) {
-      case 'log':
-        addLog(message.line);
-        break;
-      case 'log-overflow':
-        overflow = true;
-        break;
-      case 'call': {
-        let args: unknown[];
-        try {
-          args = decodeArgs(message.args);
-        } catch {
-          args = [];
-        }
-        answer(message.id, { library: message.library, method: message.method, args });
-        break;
+    const end = (outcome: SandboxResult, reusable = false) => {
+      if (ended) return;
+      ended = true;
+      clearTimeout(timer);
+      calls.abort();
+      if (host) {
+        host.child.off('message', onMessage);
+        host.child.off('exit', onExit);
+        if (reusable) this.pool.release(host);
+        else this.pool.discard(host);
       }
-      case 'done':
-        end({ outcome: 'ok', result: message.result, logs });
-        break;
-      case 'invalid':
-        end({ outcome: 'invalid', error: message.error, logs });
-        break;
-      case 'failed':
-        end({ outcome: 'error', error: message.error, logs });
-        break;
-    }
-  });
-  worker.on('error', (error: Error & { code?: string }) => {
-    end({
-      outcome: 'error',
-      error:
-        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? `the script ran out of memory (at most ${limits.memoryMb} MB)`
-          : `the script's worker failed: ${error.message}`,
-      logs,
-    });
-  });
-  worker.on('exit', () => end({ outcome: 'error', error: 'the script stopped without an answer', logs }));
+      // Calls the script made without waiting for them (a notification) still finish.
+      void Promise.allSettled([...inFlight]).then(() => {
+        if (overflow) logs.push(`… more lines were not kept (at most ${limits.logLines} per run)`);
+        settle(outcome);
+      });
+    };
 
-  const timer = setTimeout(
-    () => end({ outcome: 'timeout', error: `stopped after ${limits.timeoutMs / 1000} s`, logs }),
-    limits.timeoutMs,
-  );
+    const addLog = (line: string) => {
+      if (logs.length < limits.logLines) logs.push(line.slice(0, limits.logLineLength));
+      else overflow = true;
+    };
 
-  return {
-    result,
-    abort: () => end({ outcome: 'error', error: 'stopped: the service is stopping', logs }),
-  };
+    const post = (message: ToHost) => {
+      if (!ended && host?.alive) host.child.send(message);
+    };
+
+    const answer = (id: number, call: LibraryCall) => {
+      const work = onCall(call, calls.signal, addLog).then(
+        (value) => post({ type: 'reply', id, ok: true, json: JSON.stringify(value) ?? 'null' }),
+        (error: unknown) => {
+          const message = error instanceof Error ? error.message : String(error);
+          if (!ended) post({ type: 'reply', id, ok: false, error: message });
+          else if (call.library !== 'http') addLog(`[error] ${message}`);
+        },
+      );
+      inFlight.add(work);
+      void work.finally(() => inFlight.delete(work));
+    };
+
+    const breach = (what: string) =>
+      end({ outcome: 'error', error: `the script's sandbox broke its protocol: ${what}`, logs });
+
+    const onMessage = (raw: unknown) => {
+      if (ended) return;
+      const parsed = fromHostSchema.safeParse(raw);
+      if (!parsed.success) return breach('a message of unknown form');
+      const message = parsed.data;
+      switch (message.type) {
+        case 'ready':
+          return;
+        case 'log':
+          return addLog(message.line);
+        case 'log-overflow':
+          overflow = true;
+          return;
+        case 'call': {
+          callCount += 1;
+          if (callCount > limits.calls || message.args.length > limits.argsLength) {
+            return breach('more library calls than its limits allow');
+          }
+          let args: unknown[];
+          try {
+            args = decodeArgs(message.args);
+          } catch {
+            args = [];
+          }
+          return answer(message.id, { library: message.library, method: message.method, args });
+        }
+        case 'done':
+          return end({ outcome: 'ok', result: message.result, logs }, true);
+        case 'invalid':
+          return end({ outcome: 'invalid', error: message.error, logs }, true);
+        case 'failed':
+          return end({ outcome: 'error', error: message.error, logs }, true);
+      }
+    };
+
+    const onExit = () => end({ outcome: 'error', error: 'the script stopped without an answer', logs });
+
+    const timer = setTimeout(
+      () => end({ outcome: 'timeout', error: `stopped after ${limits.timeoutMs / 1000} s`, logs }),
+      limits.timeoutMs,
+    );
+
+    this.pool.acquire().then(
+      (acquired) => {
+        if (ended) return this.pool.release(acquired);
+        host = acquired;
+        acquired.child.on('message', onMessage);
+        acquired.child.on('exit', onExit);
+        const { memoryMb, logLines, logLineLength, calls: callLimit, argsLength } = limits;
+        post({
+          type: 'run',
+          code,
+          previous,
+          limits: { memoryMb, logLines, logLineLength, calls: callLimit, argsLength },
+        });
+      },
+      (error: unknown) =>
+        end({
+          outcome: 'error',
+          error: `the sandbox could not start: ${error instanceof Error ? error.message : String(error)}`,
+          logs,
+        }),
+    );
+
+    return {
+      result,
+      abort: () => end({ outcome: 'error', error: 'stopped: the service is stopping', logs }),
+    };
+  }
+
+  /** Stops the idle hosts; runs under way end on their own (or by `abort`). */
+  close(): void {
+    this.pool.close();
+  }
 }

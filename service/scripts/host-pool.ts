@@ -1,0 +1,158 @@
+// The script host processes (host/main.ts), started under Node's permission model with an empty
+// environment: an escape from the QuickJS engine would find a process that may read only its own
+// bundle, may start no process, worker or native addon, and holds no secret. Hosts are reused for
+// later runs (each in a fresh engine) until a run ends abnormally or they have served their share.
+import { fork, type ChildProcess, type ForkOptions } from 'node:child_process';
+import { ensureScriptHost } from './host/build';
+import { ENGINE_STACK_BYTES } from './host/protocol';
+
+export interface HostPoolOptions {
+  /** Hosts kept waiting between runs. */
+  idle: number;
+  /** Runs one host serves before it is replaced (its engine's memory only grows). */
+  runsPerHost: number;
+  /** Old-generation heap of a host's own JavaScript (the engine's memory is apart). */
+  hostHeapMb: number;
+}
+
+export const DEFAULT_POOL_OPTIONS: HostPoolOptions = { idle: 2, runsPerHost: 50, hostHeapMb: 32 };
+
+/** How long a host may take to load its engine before the run fails. */
+const START_TIMEOUT_MS = 15_000;
+
+/** Node's name of the permission model's switch: `--permission` since 22.13 and 23.5. */
+const PERMISSION_FLAG = process.allowedNodeEnvironmentFlags.has('--permission')
+  ? '--permission'
+  : '--experimental-permission';
+
+/** Node's native stack for the host, in KiB: room for the engine's stack and Node's own frames. */
+const HOST_STACK_KIB = Math.ceil((ENGINE_STACK_BYTES * 3.5) / 1024);
+
+export class ScriptHost {
+  runs = 0;
+  readonly ready: Promise<void>;
+
+  constructor(readonly child: ChildProcess) {
+    this.ready = new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error('the script host did not start in time')),
+        START_TIMEOUT_MS,
+      );
+      const onMessage = (message: unknown) => {
+        if ((message as { type?: unknown } | null)?.type !== 'ready') return;
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        resolve();
+      };
+      child.on('message', onMessage);
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`the script host exited at start (${signal ?? `status ${code}`})`));
+      });
+      child.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
+    // Handled by whoever waits for it; a host that fails to start while idle is just dropped.
+    this.ready.catch(() => undefined);
+  }
+
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null && this.child.connected;
+  }
+
+  /** Idle hosts do not keep the service's process alive. */
+  hold(held: boolean): void {
+    const channel = this.child.channel;
+    if (held) {
+      this.child.ref();
+      channel?.ref();
+    } else {
+      this.child.unref();
+      channel?.unref();
+    }
+  }
+
+  kill(): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+  }
+}
+
+export class HostPool {
+  private readonly idle: ScriptHost[] = [];
+  private readonly options: HostPoolOptions;
+  private closed = false;
+
+  constructor(options: Partial<HostPoolOptions> = {}) {
+    this.options = { ...DEFAULT_POOL_OPTIONS, ...options };
+  }
+
+  /** A started host for one run; give it back with `release` or `discard`. */
+  async acquire(): Promise<ScriptHost> {
+    if (this.closed) throw new Error('the script sandbox is closed');
+    let host = this.idle.pop();
+    while (host && !host.alive) host = this.idle.pop();
+    host ??= await this.spawn();
+    host.hold(true);
+    await host.ready;
+    return host;
+  }
+
+  /** A host whose run ended normally goes back to the pool, unless it has served its share. */
+  release(host: ScriptHost): void {
+    host.runs += 1;
+    if (this.closed || !host.alive || host.runs >= this.options.runsPerHost) return this.discard(host);
+    if (this.idle.length >= this.options.idle) return host.kill();
+    host.hold(false);
+    this.idle.push(host);
+  }
+
+  /**
+   * A host whose run timed out, was aborted or misbehaved is never reused. Its successor starts
+   * now, so that the next run does not wait for a host to load its engine.
+   */
+  discard(host: ScriptHost): void {
+    host.kill();
+    if (this.closed || this.idle.length >= this.options.idle) return;
+    this.spawn().then(
+      (spare) => {
+        if (this.closed) return spare.kill();
+        spare.hold(false);
+        this.idle.push(spare);
+      },
+      () => undefined,
+    );
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const host of this.idle.splice(0)) host.kill();
+  }
+
+  private async spawn(): Promise<ScriptHost> {
+    const bundle = await ensureScriptHost();
+    return new ScriptHost(fork(bundle, [], hostForkOptions(bundle, this.options.hostHeapMb)));
+  }
+}
+
+/**
+ * How a host is started: under the permission model, reading `file` (its bundle) and nothing
+ * else, with no child processes, workers, addons or WASI (none is granted), no code generation
+ * from strings in Node's own realm, and an empty environment.
+ */
+export function hostForkOptions(file: string, heapMb = DEFAULT_POOL_OPTIONS.hostHeapMb): ForkOptions {
+  return {
+    execArgv: [
+      PERMISSION_FLAG,
+      `--allow-fs-read=${file}`,
+      '--disallow-code-generation-from-strings',
+      `--stack-size=${HOST_STACK_KIB}`,
+      `--max-old-space-size=${heapMb}`,
+      '--no-warnings',
+    ],
+    env: {},
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    serialization: 'json',
+  };
+}
