@@ -15,7 +15,7 @@ export interface HostPoolOptions {
   hostHeapMb: number;
 }
 
-export const DEFAULT_POOL_OPTIONS: HostPoolOptions = { idle: 2, runsPerHost: 50, hostHeapMb: 32 };
+export const DEFAULT_POOL_OPTIONS: HostPoolOptions = { idle: 2, runsPerHost: 200, hostHeapMb: 32 };
 
 /** How long a host may take to load its engine before the run fails. */
 const START_TIMEOUT_MS = 15_000;
@@ -30,6 +30,8 @@ const HOST_STACK_KIB = Math.ceil((ENGINE_STACK_BYTES * 3.5) / 1024);
 
 export class ScriptHost {
   runs = 0;
+  /** Its engine is loaded. */
+  started = false;
   readonly ready: Promise<void>;
 
   constructor(readonly child: ChildProcess) {
@@ -55,7 +57,10 @@ export class ScriptHost {
       });
     });
     // Handled by whoever waits for it; a host that fails to start while idle is just dropped.
-    this.ready.catch(() => undefined);
+    this.ready.then(
+      () => (this.started = true),
+      () => undefined,
+    );
   }
 
   get alive(): boolean {
@@ -80,9 +85,10 @@ export class ScriptHost {
 }
 
 export class HostPool {
-  private readonly idle: ScriptHost[] = [];
+  private idle: ScriptHost[] = [];
   private readonly options: HostPoolOptions;
   private closed = false;
+  private replenishing = false;
 
   constructor(options: Partial<HostPoolOptions> = {}) {
     this.options = { ...DEFAULT_POOL_OPTIONS, ...options };
@@ -91,38 +97,54 @@ export class HostPool {
   /** A started host for one run; give it back with `release` or `discard`. */
   async acquire(): Promise<ScriptHost> {
     if (this.closed) throw new Error('the script sandbox is closed');
-    let host = this.idle.pop();
-    while (host && !host.alive) host = this.idle.pop();
-    host ??= await this.spawn();
+    this.idle = this.idle.filter((idle) => idle.alive);
+    // A host that has loaded its engine first; one still loading only when none has.
+    const index = Math.max(
+      0,
+      this.idle.findIndex((idle) => idle.started),
+    );
+    const host = this.idle.splice(index, 1)[0] ?? (await this.spawn());
+    // Its last run: its successor starts loading its engine now, not when the next run asks.
+    if (host.runs + 1 >= this.options.runsPerHost && !this.idle.some((idle) => !idle.started)) {
+      this.replenish();
+    }
     host.hold(true);
     await host.ready;
     return host;
   }
 
-  /** A host whose run ended normally goes back to the pool, unless it has served its share. */
+  /**
+   * A host whose run ended normally goes back to the pool, unless it has served its share and its
+   * successor has loaded (until then it serves on, so that no run waits for a host to start).
+   */
   release(host: ScriptHost): void {
     host.runs += 1;
-    if (this.closed || !host.alive || host.runs >= this.options.runsPerHost) return this.discard(host);
-    if (this.idle.length >= this.options.idle) return host.kill();
+    const served = host.runs >= this.options.runsPerHost && this.idle.some((idle) => idle.started);
+    if (this.closed || !host.alive || served || this.idle.length >= this.options.idle) return host.kill();
     host.hold(false);
     this.idle.push(host);
   }
 
-  /**
-   * A host whose run timed out, was aborted or misbehaved is never reused. Its successor starts
-   * now, so that the next run does not wait for a host to load its engine.
-   */
+  /** A host whose run timed out, was aborted or misbehaved is never reused. */
   discard(host: ScriptHost): void {
     host.kill();
-    if (this.closed || this.idle.length >= this.options.idle) return;
-    this.spawn().then(
-      (spare) => {
-        if (this.closed) return spare.kill();
-        spare.hold(false);
-        this.idle.push(spare);
-      },
-      () => undefined,
-    );
+    this.replenish();
+  }
+
+  /** Starts a host for the idle pool ahead of need (one at a time). */
+  private replenish(): void {
+    if (this.closed || this.replenishing || this.idle.length >= this.options.idle) return;
+    this.replenishing = true;
+    this.spawn()
+      .then(
+        (spare) => {
+          if (this.closed) return spare.kill();
+          spare.hold(false);
+          this.idle.push(spare);
+        },
+        () => undefined,
+      )
+      .finally(() => (this.replenishing = false));
   }
 
   close(): void {
