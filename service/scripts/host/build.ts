@@ -10,8 +10,8 @@ import type { Plugin } from 'esbuild';
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const SOURCE = fileURLToPath(new URL('.', import.meta.url));
 export const HOST_BUNDLE = join(ROOT, 'dist', 'script-host', 'host.cjs');
-/** Electron 45's Node and the project's own: the host runs on the service's Node. */
-const NODE_TARGET = 'node20';
+/** The project's own Node (24), which the service and so its hosts run on. */
+const NODE_TARGET = 'node24';
 
 async function newestSource(): Promise<number> {
   const files = (await readdir(SOURCE, { recursive: true })).filter((file) => file.endsWith('.ts'));
