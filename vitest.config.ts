@@ -8,9 +8,9 @@ export default defineConfig({
       {
         test: {
           name: 'node',
-          include: ['src/**/*.test.ts', 'service/**/*.test.ts', '*.test.ts'],
+          include: ['src/**/*.test.ts', 'service/**/*.test.ts', 'tools/**/*.test.ts', '*.test.ts'],
           environment: 'node',
-          // Each service test file starts an embedded PostgreSQL (a few seconds, more on a busy machine).
+          // Service test files start the real service, some in processes of their own (seconds on a busy machine).
           hookTimeout: 60_000,
           testTimeout: 30_000,
         },

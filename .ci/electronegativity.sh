@@ -12,7 +12,8 @@ trap 'rm -rf "$work"' EXIT
 # The scan cannot find the Electron version in src/; it would assume 0.1.0 and judge by that.
 version="$(node -p "require('./node_modules/electron/package.json').version")"
 
-if ! npx --no-install electronegativity -i "$input" -o "$work/report.csv" -r -v false -e "$version" \
+if ! NODE_OPTIONS="--require $PWD/.ci/electronegativity-offline.cjs" \
+  npx --no-install electronegativity -i "$input" -o "$work/report.csv" -r -v false -e "$version" \
   >"$work/log.txt" 2>&1; then
   cat "$work/log.txt"
   echo "electronegativity: the scan itself failed" >&2

@@ -10,13 +10,17 @@ export function formatMs(value: number): string {
   return `${value.toFixed(1)} ms`;
 }
 
-/** Runs `task` from `concurrency` loops until `seconds` pass; returns how many completed per second. */
+/**
+ * Runs `task` from `concurrency` loops until `seconds` pass; returns how many completed per second
+ * (over the time until the last loop's task ended, tasks still running at the deadline included).
+ */
 export async function throughput(
   seconds: number,
   concurrency: number,
   task: () => Promise<void>,
 ): Promise<number> {
-  const end = performance.now() + seconds * 1000;
+  const start = performance.now();
+  const end = start + seconds * 1000;
   let done = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -26,5 +30,18 @@ export async function throughput(
       }
     }),
   );
-  return done / seconds;
+  return (done * 1000) / (performance.now() - start);
+}
+
+/** Rows of cells as a plain-text table: columns padded to their widest cell, the first row a heading. */
+export function table(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
+  const line = (row: readonly string[]) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
+  const [heading, ...body] = rows;
+  if (!heading) return '';
+  return [line(heading), widths.map((width) => '-'.repeat(width)).join('  '), ...body.map(line)].join('\n');
 }

@@ -4,11 +4,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { spawnService, type ServiceProcess } from '../service/service-process';
+
+const WEB_PLAYER = fileURLToPath(new URL('../dist/web-player/main.mjs', import.meta.url));
 
 /**
  * The whole chain on loopback ports: the real service in its own process and a device (the web
- * player: agent plus page server) in another, driven only through the service's HTTP API.
+ * player: agent plus page server) in another, driven only through the service's HTTP API. Both
+ * run from their bundles in dist/, as `npm run service` and `npm run start:web` run them
+ * (`npm run test:e2e` builds what is stale first).
  */
 export class Stack {
   readonly admin = `e2e-admin-${Math.random().toString(36).slice(2)}-token`;
@@ -37,9 +42,11 @@ export class Stack {
 
   /** (Re)starts the service on the same port and data folder. */
   async startService(): Promise<void> {
-    this.service = await spawnService(['--port', String(this.port), '--data', join(this.dir, 'service')], {
-      WALLBOARD_ADMIN_TOKEN: this.admin,
-    });
+    this.service = await spawnService(
+      ['--port', String(this.port), '--data', join(this.dir, 'service')],
+      { WALLBOARD_ADMIN_TOKEN: this.admin },
+      'built',
+    );
   }
 
   async killService(): Promise<void> {
@@ -55,7 +62,7 @@ export class Stack {
     const child = spawn(
       process.execPath,
       [
-        ...['--import', 'tsx', 'src/web-player/main.ts', '--server', this.serviceUrl, '--token', token],
+        ...[WEB_PLAYER, '--server', this.serviceUrl, '--token', token],
         ...[
           '--tag',
           this.tag,

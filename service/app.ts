@@ -19,8 +19,10 @@ import {
 import type { Database } from './db/database';
 import { grants } from './http/auth';
 import { installAuth } from './http/auth-hook';
-import { installErrorHandling } from './http/errors';
+import { boundClose } from './http/connections';
+import { answerRouterError, installErrorHandling, PATH_PARAM_MAX } from './http/errors';
 import { attachRealtime, type Hub } from './realtime/hub';
+import { installRetention } from './retention';
 import { boardRoutes } from './routes/boards';
 import { channelRoutes } from './routes/channels';
 import { deviceRoutes } from './routes/devices';
@@ -39,6 +41,8 @@ export interface AppOptions {
   config?: Partial<ServiceConfig>;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
+  /** How long requests under way may hold `close()` before their connections are cut (http/connections.ts). */
+  closeGraceMs?: number;
 }
 
 export type App = FastifyInstance & {
@@ -88,7 +92,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: config.bodyLimit,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: PATH_PARAM_MAX },
+    frameworkErrors: answerRouterError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -96,6 +101,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app);
   installAuth(app, ctx.auth);
+  boundClose(app, options.closeGraceMs);
 
   await app.register(swagger, {
     openapi: {
@@ -123,5 +129,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await ensureDefaultChannel(options.db);
   for (const routes of ROUTES) await app.register(routes(ctx));
   const realtime = attachRealtime(app, ctx);
+  installRetention(app, ctx);
   return Object.assign(app, { wallboard: ctx, realtime }) as unknown as App;
 }

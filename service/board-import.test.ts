@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BOARD_DEFAULTS } from '../src/shared/board';
 import { boardExportSchema } from '../src/shared/board-export';
+import type { Variant } from '../src/shared/variants';
+import { flag, fromJson, toJson } from './db/dialect';
 import { newId } from './ids';
 import { startTestService, type TestService } from './test-support';
 import { originalExport } from '../src/shared/testing/original-export';
@@ -15,19 +17,26 @@ afterAll(() => service.close());
 const importedSchema = z.intersection(z.object({ id: z.string() }), boardExportSchema);
 
 async function counts() {
-  const [row] = await service.db.query<{ boards: number; flows: number; widgets: number }>(
-    `select (select count(*)::int from boards) as boards, (select count(*)::int from flows) as flows,
-            (select count(*)::int from widgets) as widgets`,
-  );
-  return row;
+  const count = async (table: 'boards' | 'flows' | 'widgets') =>
+    Number(
+      (
+        await service.db.kysely
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return { boards: await count('boards'), flows: await count('flows'), widgets: await count('widgets') };
 }
 
+/** The flow's row as stored, in one shape on both stores. */
 async function flowRow(tag: string) {
-  const rows = await service.db.query<Record<string, unknown>>(
-    'select id, type, variant, tag, errored, enabled, channel_id, source, data from flows where tag = $1',
-    [tag],
-  );
-  return rows[0];
+  const row = await service.db.kysely
+    .selectFrom('flows')
+    .select(['id', 'type', 'variant', 'tag', 'errored', 'enabled', 'channel_id', 'source', 'data'])
+    .where('tag', '=', tag)
+    .executeTakeFirst();
+  return row && { ...row, errored: flag(row.errored), enabled: flag(row.enabled), data: fromJson(row.data) };
 }
 
 async function importBoard(body: unknown) {
@@ -88,11 +97,16 @@ describe('importing the original product’s export', () => {
 
   it('maps widget_background to widget_color and puts new flows in the board’s first channel', async () => {
     const channel = newId('ch');
-    await service.db.query(
-      `insert into channels (id, type, name, tag, parent_channel_id)
-       values ($1, 'virtualized', 'Paris', $2, 'ch_default')`,
-      [channel, `paris-${channel}`],
-    );
+    await service.db.kysely
+      .insertInto('channels')
+      .values({
+        id: channel,
+        type: 'virtualized',
+        name: 'Paris',
+        tag: `paris-${channel}`,
+        parent_channel_id: 'ch_default',
+      })
+      .execute();
     const imported = await importBoard({
       ...originalExport('_b'),
       widget_background: '#222',
@@ -159,7 +173,11 @@ describe('reusing flows', () => {
       { tag: 'twice_cpu', data: { value: 1 }, errored: false },
       { tag: 'twice_cpu', data: { value: 1 }, errored: false },
     ]);
-    const flows = await service.db.query('select id from flows where tag = $1', ['twice_cpu']);
+    const flows = await service.db.kysely
+      .selectFrom('flows')
+      .select('id')
+      .where('tag', '=', 'twice_cpu')
+      .execute();
     expect(flows).toHaveLength(1);
   });
 
@@ -259,16 +277,24 @@ describe('export and import', () => {
         widget_color: '#123',
       })
     ).json() as { id: string };
-    const flows: [string, string, object][] = [
+    const flows: [string, Variant, object][] = [
       ['rt_value', 'value', { value: 7, label: 'CPU' }],
       ['rt_text', 'text', { text: 'hello' }],
     ];
     for (const [tag, variant, data] of flows) {
-      await service.db.query(
-        `insert into flows (id, type, variant, tag, errored, enabled, channel_id, data)
-         values ($1, 'default', $2, $3, false, true, 'ch_default', $4::jsonb)`,
-        [newId('flow'), variant, tag, JSON.stringify(data)],
-      );
+      await service.db.kysely
+        .insertInto('flows')
+        .values({
+          id: newId('flow'),
+          type: 'default',
+          variant,
+          tag,
+          errored: false,
+          enabled: true,
+          channel_id: 'ch_default',
+          data: toJson(data),
+        })
+        .execute();
     }
     for (const [index, tag] of ['rt_value', 'rt_text'].entries()) {
       const response = await service.call('POST', `/boards/${board.id}/widgets`, {
@@ -292,7 +318,7 @@ describe('export and import', () => {
     expect((await service.call('GET', `/boards/${id}/export`)).json()).toEqual(exported);
 
     // Into a service that lacks the flows: they are made with the exported data.
-    await service.db.query('delete from flows where tag = any($1)', [['rt_value', 'rt_text']]);
+    await service.db.kysely.deleteFrom('flows').where('tag', 'in', ['rt_value', 'rt_text']).execute();
     const { id: freshId, ...fresh } = await importBoard(exported);
     expect(freshId).not.toBe(id);
     expect(fresh).toEqual(exported);

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOARD_DEFAULTS, boardSchema, type Board } from '../src/shared/board';
 import { boardExportSchema } from '../src/shared/board-export';
+import type { Variant } from '../src/shared/variants';
+import { fromJson, toJson } from './db/dialect';
 import { newId } from './ids';
-import { startTestService, type TestService } from './test-support';
+import { eventsAfter, startTestService, type TestService } from './test-support';
 
 let service: TestService;
 beforeAll(async () => {
@@ -18,11 +20,19 @@ async function createBoard(body: Record<string, unknown> = {}): Promise<Board> {
 
 async function insertFlow(tag: string, variant: string, data: object = {}, errored = false): Promise<string> {
   const id = newId('flow');
-  await service.db.query(
-    `insert into flows (id, type, variant, tag, errored, enabled, channel_id, data)
-     values ($1, 'default', $2, $3, $4, true, 'ch_default', $5::jsonb)`,
-    [id, variant, tag, errored, JSON.stringify(data)],
-  );
+  await service.db.kysely
+    .insertInto('flows')
+    .values({
+      id,
+      type: 'default',
+      variant: variant as Variant,
+      tag,
+      errored,
+      enabled: true,
+      channel_id: 'ch_default',
+      data: toJson(data),
+    })
+    .execute();
   return id;
 }
 
@@ -32,12 +42,7 @@ async function addWidget(boardId: string, body: Record<string, unknown>) {
   return response.json() as { id: string };
 }
 
-async function eventsOf(type: string) {
-  return service.db.query<{ type: string; payload: Record<string, unknown>; rooms: string[] }>(
-    'select type, payload, rooms from events where type = $1 order by id',
-    [type],
-  );
-}
+const eventsOf = (type: string) => eventsAfter(service.db, 0, type);
 
 describe('creating and reading boards', () => {
   it('fills every default and answers in the board shape', async () => {
@@ -59,11 +64,16 @@ describe('creating and reading boards', () => {
 
   it('keeps the settings given and lists every board', async () => {
     const channel = newId('ch');
-    await service.db.query(
-      `insert into channels (id, type, name, tag, parent_channel_id)
-       values ($1, 'virtualized', 'Berlin', $2, 'ch_default')`,
-      [channel, `berlin-${channel}`],
-    );
+    await service.db.kysely
+      .insertInto('channels')
+      .values({
+        id: channel,
+        type: 'virtualized',
+        name: 'Berlin',
+        tag: `berlin-${channel}`,
+        parent_channel_id: 'ch_default',
+      })
+      .execute();
     const board = await createBoard({
       name: 'Wide',
       theme: 'light',
@@ -79,13 +89,14 @@ describe('creating and reading boards', () => {
     expect(list.statusCode).toBe(200);
     const boards = (list.json() as unknown[]).map((b) => boardSchema.parse(b));
     expect(boards.map((b) => b.id)).toContain(board.id);
-    const stored = await service.db.query<{ name: string; settings: Record<string, unknown> }>(
-      'select name, settings from boards where id = $1',
-      [board.id],
-    );
-    expect(stored[0]?.name).toBe('Wide');
-    expect(stored[0]?.settings).toMatchObject({ columns: 48, theme: 'light' });
-    expect(stored[0]?.settings).not.toHaveProperty('name');
+    const stored = await service.db.kysely
+      .selectFrom('boards')
+      .select(['name', 'settings'])
+      .where('id', '=', board.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.name).toBe('Wide');
+    expect(fromJson(stored.settings)).toMatchObject({ columns: 48, theme: 'light' });
+    expect(fromJson(stored.settings)).not.toHaveProperty('name');
   });
 
   it('refuses unknown fields, bad values and unknown channels, naming the field', async () => {
@@ -250,21 +261,28 @@ describe('deleting boards', () => {
       { type: 'board', board_id: other.id, channel_id: null, duration: 20 },
       { type: 'board', board_id: board.id, channel_id: 'ch_default', duration: 5 },
     ];
-    await service.db.query(
-      `insert into playlists (id, name, items) values ($1, 'Lobby', $2::jsonb), ($3, 'Other', $4::jsonb)`,
-      [playing, JSON.stringify(items), untouched, JSON.stringify([items[2]])],
-    );
+    await service.db.kysely
+      .insertInto('playlists')
+      .values([
+        { id: playing, name: 'Lobby', items: toJson(items) },
+        { id: untouched, name: 'Other', items: toJson([items[2]]) },
+      ])
+      .execute();
 
     const response = await service.call('DELETE', `/boards/${board.id}`);
     expect(response.statusCode).toBe(204);
     expect(response.body).toBe('');
     expect((await service.call('GET', `/boards/${board.id}`)).statusCode).toBe(404);
-    expect(await service.db.query('select id from widgets where board_id = $1', [board.id])).toEqual([]);
-    const playlists = await service.db.query<{ id: string; items: unknown[] }>(
-      'select id, items from playlists where id = any($1) order by name',
-      [[playing, untouched]],
-    );
-    expect(playlists).toEqual([
+    expect(
+      await service.db.kysely.selectFrom('widgets').select('id').where('board_id', '=', board.id).execute(),
+    ).toEqual([]);
+    const playlists = await service.db.kysely
+      .selectFrom('playlists')
+      .select(['id', 'items'])
+      .where('id', 'in', [playing, untouched])
+      .orderBy('name')
+      .execute();
+    expect(playlists.map((row) => ({ id: row.id, items: fromJson(row.items) }))).toEqual([
       { id: playing, items: [items[1], items[2]] },
       { id: untouched, items: [items[2]] },
     ]);

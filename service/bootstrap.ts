@@ -7,11 +7,17 @@ export const DEFAULT_CHANNEL_ID = 'ch_default';
 
 /** The account's own channel: flows and boards created without one belong to it. */
 export async function ensureDefaultChannel(db: Database): Promise<void> {
-  await db.query(
-    `insert into channels (id, type, name, tag, parent_channel_id)
-     values ($1, 'default', 'Default', 'default', null) on conflict do nothing`,
-    [DEFAULT_CHANNEL_ID],
-  );
+  await db.kysely
+    .insertInto('channels')
+    .values({
+      id: DEFAULT_CHANNEL_ID,
+      type: 'default',
+      name: 'Default',
+      tag: 'default',
+      parent_channel_id: null,
+    })
+    .onConflict((conflict) => conflict.doNothing())
+    .execute();
 }
 
 /** Makes sure a token with this secret exists (WALLBOARD_ADMIN_TOKEN at start). */
@@ -22,8 +28,9 @@ export async function ensureToken(
   name: string,
 ): Promise<void> {
   if (secret.length < 16) throw new Error('a bootstrap token must be at least 16 characters long');
-  await db.query(
-    'insert into tokens (id, scope, name, secret_hash) values ($1, $2, $3, $4) on conflict (secret_hash) do nothing',
-    [newId('tok'), scope, name, hashSecret(secret)],
-  );
+  await db.kysely
+    .insertInto('tokens')
+    .values({ id: newId('tok'), scope, name, secret_hash: hashSecret(secret) })
+    .onConflict((conflict) => conflict.column('secret_hash').doNothing())
+    .execute();
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from './test-support';
+import { eventsAfter, lastEventId, startTestService, type TestService } from './test-support';
 
 let service: TestService;
 let readonly: string;
@@ -183,9 +183,7 @@ describe('deleting channels', () => {
       });
       expect(sent.statusCode).toBe(201);
     }
-    const mark = (
-      await service.db.query<{ id: number }>('select coalesce(max(id), 0)::int as id from events')
-    )[0]!.id;
+    const mark = await lastEventId(service.db);
 
     const response = await service.call('DELETE', `/channels/${parent.id}`);
     expect(response.statusCode).toBe(204);
@@ -203,10 +201,7 @@ describe('deleting channels', () => {
       survivor.id,
     ]);
 
-    const events = await service.db.query<{ type: string; payload: { flow_id: string }; rooms: string[] }>(
-      'select type, payload, rooms from events where id > $1 order by id',
-      [mark],
-    );
+    const events = await eventsAfter(service.db, mark);
     expect(events).toHaveLength(2);
     expect(events.map((event) => event.type)).toEqual(['flow.changed', 'flow.changed']);
     expect(new Set(events.map((event) => event.payload.flow_id))).toEqual(new Set([parentFlow, childFlow]));
@@ -242,8 +237,8 @@ describe('deleting a channel that boards and playlists use', () => {
     expect((await service.call('GET', `/playlists/${playlist.id}`)).json().items[0].channel_id).toBeNull();
     const patched = await service.call('PATCH', `/boards/${only.id}`, { name: 'Only, renamed' });
     expect(patched.statusCode).toBe(200);
-    const events = await service.db.query<{ type: string; payload: Record<string, string> }>(
-      "select type, payload from events where type in ('board.changed', 'playlist.changed') order by id",
+    const events = (await eventsAfter(service.db, 0)).filter((e) =>
+      ['board.changed', 'playlist.changed'].includes(e.type),
     );
     const announced = events.map((e) => e.payload.board_id ?? e.payload.playlist_id);
     expect(announced).toEqual(expect.arrayContaining([only.id, both.id, playlist.id]));

@@ -6,6 +6,10 @@ import { parseHttpAllow, type HttpAllowPolicy } from './scripts/destinations';
 export const HELP = `Usage:
   npm run service -- [options]                      run the service
   npm run service -- token create --scope <scope>   print a new token's secret (once)
+  npm run service -- backup <file>                  write a consistent copy of the embedded store
+                                                    (the service may be running) to a new file
+  npm run service -- restore <file>                 put a backup back as the embedded store (the
+                                                    service stopped); the store it replaces is kept
 
 Options:
   --port <port>            port to listen on (default 8787; 0 picks a free one)
@@ -19,6 +23,11 @@ Options:
                            where scripts' wallboard/http may connect besides public addresses:
                            comma-separated loopback, private and CIDR ranges such as 10.1.0.0/16
                            (default none: public addresses only)
+  --events-keep <n>        realtime events kept for devices that reconnect (default ${DEFAULT_CONFIG.eventRetention})
+  --events-keep-mb <mb>    ... and at most this many MB of them (default ${DEFAULT_CONFIG.eventRetentionBytes / 1024 / 1024})
+  --notifications-keep <n> notifications kept, the newest (default ${DEFAULT_CONFIG.notificationRetention})
+  --notifications-keep-days <days>
+                           ... and none older than this (default ${DEFAULT_CONFIG.notificationRetentionDays})
   --scope <scope>          with "token create": full, readonly or affiliated
   --name <name>            with "token create": a note of what the token is for
   -h, --help               show this help
@@ -30,12 +39,16 @@ Environment:
 export type Command =
   | { kind: 'help' }
   | { kind: 'serve'; port: number; host: string; store: StoreChoice; config: ServiceConfig; logLevel: string }
-  | { kind: 'token-create'; store: StoreChoice; scope: TokenScope; name: string };
+  | { kind: 'token-create'; store: StoreChoice; scope: TokenScope; name: string }
+  | { kind: 'backup'; dataDir: string; file: string }
+  | { kind: 'restore'; dataDir: string; file: string };
 
 export interface StoreChoice {
   databaseUrl?: string;
   dataDir: string;
 }
+
+const MB = 1024 * 1024;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -69,6 +82,13 @@ export function parseCommand(argv: string[]): Command {
       'body-limit': { type: 'string', default: String(DEFAULT_CONFIG.bodyLimit) },
       'log-level': { type: 'string', default: 'info' },
       'scripts-http-allow': { type: 'string', default: '' },
+      'events-keep': { type: 'string', default: String(DEFAULT_CONFIG.eventRetention) },
+      'events-keep-mb': { type: 'string', default: String(DEFAULT_CONFIG.eventRetentionBytes / MB) },
+      'notifications-keep': { type: 'string', default: String(DEFAULT_CONFIG.notificationRetention) },
+      'notifications-keep-days': {
+        type: 'string',
+        default: String(DEFAULT_CONFIG.notificationRetentionDays),
+      },
       scope: { type: 'string' },
       name: { type: 'string', default: '' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -83,6 +103,15 @@ export function parseCommand(argv: string[]): Command {
     store.databaseUrl = values['database-url'];
   }
   const [command, sub, ...rest] = positionals;
+  if (command === 'backup' || command === 'restore') {
+    if (sub === undefined || rest.length) throw new Error(`the ${command} command is "${command} <file>"`);
+    if (store.databaseUrl) {
+      throw new Error(
+        `${command} is for the embedded store; PostgreSQL has its own tools (pg_dump, pg_restore)`,
+      );
+    }
+    return { kind: command, dataDir: values.data, file: sub };
+  }
   if (command === 'token') {
     if (sub !== 'create' || rest.length)
       throw new Error('the token command is "token create --scope <scope>"');
@@ -103,6 +132,15 @@ export function parseCommand(argv: string[]): Command {
     config: {
       ...DEFAULT_CONFIG,
       offlineAfterSeconds: wholeNumber('offline-after', values['offline-after'], 1, 86400),
+      eventRetention: wholeNumber('events-keep', values['events-keep'], 100, 10_000_000),
+      eventRetentionBytes: wholeNumber('events-keep-mb', values['events-keep-mb'], 1, 1_000_000) * MB,
+      notificationRetention: wholeNumber('notifications-keep', values['notifications-keep'], 1, 10_000_000),
+      notificationRetentionDays: wholeNumber(
+        'notifications-keep-days',
+        values['notifications-keep-days'],
+        1,
+        36_500,
+      ),
       bodyLimit: wholeNumber('body-limit', values['body-limit'], 1024, 100 * 1024 * 1024),
       scriptsHttpAllow: httpAllow(values['scripts-http-allow']),
     },

@@ -1,7 +1,6 @@
 import type { Database } from './db/database';
 import { TokenAuthenticator } from './http/auth';
 import { EventPublisher } from './realtime/publisher';
-import { EventRepository } from './repositories/events';
 import { TokenRepository } from './repositories/tokens';
 import { PUBLIC_ONLY, type HttpAllowPolicy } from './scripts/destinations';
 
@@ -12,6 +11,11 @@ export interface ServiceConfig {
   offlineAfterSeconds: number;
   /** How many realtime events are kept for replay to reconnecting devices. */
   eventRetention: number;
+  /** At most this many bytes of their payloads: a few large metric writes must not fill the disk. */
+  eventRetentionBytes: number;
+  /** Notifications kept: the newest this many, none older than `notificationRetentionDays`. */
+  notificationRetention: number;
+  notificationRetentionDays: number;
   /** Where scripts' `wallboard/http` may connect (`--scripts-http-allow`); public addresses only by default. */
   scriptsHttpAllow: HttpAllowPolicy;
 }
@@ -20,6 +24,9 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   bodyLimit: 1024 * 1024,
   offlineAfterSeconds: 90,
   eventRetention: 10_000,
+  eventRetentionBytes: 64 * 1024 * 1024,
+  notificationRetention: 10_000,
+  notificationRetentionDays: 30,
   scriptsHttpAllow: PUBLIC_ONLY,
 };
 
@@ -42,6 +49,6 @@ export function createContext(db: Database, config: ServiceConfig, clock: Clock)
     config,
     clock,
     auth: new TokenAuthenticator(new TokenRepository(db), () => clock.now()),
-    events: new EventPublisher(new EventRepository(db)),
+    events: new EventPublisher(db),
   };
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from './test-support';
+import { iso } from './repositories/rows';
+import { eventsAfter, lastEventId as lastLoggedId, startTestService, type TestService } from './test-support';
 
 let service: TestService;
 let current = new Date('2026-11-21T07:00:00.000Z');
@@ -27,17 +28,10 @@ interface EventRow {
   payload: Record<string, unknown>;
 }
 
-async function lastEventId(): Promise<number> {
-  const rows = await service.db.query<{ id: number | null }>('select max(id)::int as id from events');
-  return rows[0]?.id ?? 0;
-}
+const lastEventId = () => lastLoggedId(service.db);
 
 /** The events written after `mark`, oldest first. */
-async function eventsSince(mark: number): Promise<EventRow[]> {
-  return service.db.query<EventRow>('select type, rooms, payload from events where id > $1 order by id', [
-    mark,
-  ]);
-}
+const eventsSince = (mark: number): Promise<EventRow[]> => eventsAfter(service.db, mark);
 
 const deviceChanged = (tag: string): EventRow => ({
   type: 'device.changed',
@@ -242,12 +236,13 @@ describe('heartbeats', () => {
     expect(again.json()).toMatchObject({ online: true, last_seen_date: '2026-11-21T08:00:30.000Z' });
     // The second heartbeat found the device online already: nothing to tell.
     expect(await eventsSince(mark)).toEqual([deviceChanged('beater')]);
-    const stored = await service.db.query<{ last_seen_date: Date; last_seen_ip: string }>(
-      'select last_seen_date, last_seen_ip from devices where tag = $1',
-      ['beater'],
-    );
-    expect(stored[0]).toEqual({
-      last_seen_date: new Date('2026-11-21T08:00:30.000Z'),
+    const stored = await service.db.kysely
+      .selectFrom('devices')
+      .select(['last_seen_date', 'last_seen_ip'])
+      .where('tag', '=', 'beater')
+      .executeTakeFirstOrThrow();
+    expect({ ...stored, last_seen_date: iso(stored.last_seen_date) }).toEqual({
+      last_seen_date: '2026-11-21T08:00:30.000Z',
       last_seen_ip: '127.0.0.1',
     });
   });

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from './test-support';
+import {
+  eventsAfter as loggedAfter,
+  lastEventId as lastLoggedId,
+  startTestService,
+  type TestService,
+} from './test-support';
 
 let service: TestService;
 let readonly: string;
@@ -17,16 +22,8 @@ interface EventRow {
   rooms: string[];
 }
 
-async function lastEventId(): Promise<number> {
-  const rows = await service.db.query<{ id: number }>('select coalesce(max(id), 0)::int as id from events');
-  return rows[0]!.id;
-}
-
-async function eventsAfter(mark: number): Promise<EventRow[]> {
-  return service.db.query<EventRow>('select type, payload, rooms from events where id > $1 order by id', [
-    mark,
-  ]);
-}
+const lastEventId = () => lastLoggedId(service.db);
+const eventsAfter = (mark: number): Promise<EventRow[]> => loggedAfter(service.db, mark);
 
 async function createFlow(body: Record<string, unknown>) {
   const response = await service.call('POST', '/flows', body);
@@ -182,24 +179,38 @@ describe('deleting flows', () => {
   it('deletes the flow and its widgets, and tells the boards that showed it', async () => {
     const flow = await createFlow({ tag: 'shown', variant: 'value' });
     for (const board of ['b_one', 'b_two', 'b_none']) {
-      await service.db.query(`insert into boards (id, name, settings) values ($1, $1, '{}'::jsonb)`, [board]);
+      await service.db.kysely
+        .insertInto('boards')
+        .values({ id: board, name: board, settings: '{}' })
+        .execute();
     }
     for (const [id, board] of [
       ['w_1', 'b_one'],
       ['w_2', 'b_one'],
       ['w_3', 'b_two'],
     ]) {
-      await service.db.query(
-        `insert into widgets (id, board_id, flow_id, variant, "column", "row", width, height, in_board_index)
-         values ($1, $2, $3, 'value', 0, 0, 4, 4, 0)`,
-        [id, board, flow.id],
-      );
+      await service.db.kysely
+        .insertInto('widgets')
+        .values({
+          id: id as string,
+          board_id: board as string,
+          flow_id: flow.id,
+          variant: 'value',
+          column: 0,
+          row: 0,
+          width: 4,
+          height: 4,
+          in_board_index: 0,
+        })
+        .execute();
     }
     const mark = await lastEventId();
     const response = await service.call('DELETE', `/flows/${flow.id}`);
     expect(response.statusCode).toBe(204);
     expect(response.body).toBe('');
-    expect(await service.db.query('select id from widgets where flow_id = $1', [flow.id])).toEqual([]);
+    expect(
+      await service.db.kysely.selectFrom('widgets').select('id').where('flow_id', '=', flow.id).execute(),
+    ).toEqual([]);
     expect(await eventsAfter(mark)).toEqual([
       { type: 'board.changed', payload: { board_id: 'b_one' }, rooms: ['board:b_one'] },
       { type: 'board.changed', payload: { board_id: 'b_two' }, rooms: ['board:b_two'] },

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from './test-support';
+import { flag, fromJson } from './db/dialect';
+import { iso } from './repositories/rows';
+import {
+  eventsAfter as loggedAfter,
+  lastEventId as lastLoggedId,
+  startTestService,
+  type TestService,
+} from './test-support';
 
 let service: TestService;
 let readonly: string;
@@ -17,24 +24,17 @@ async function createFlow(tag: string, variant: string): Promise<{ id: string; t
   return response.json();
 }
 
-async function lastEventId(): Promise<number> {
-  return (await service.db.query<{ id: number }>('select coalesce(max(id), 0)::int as id from events'))[0]!
-    .id;
-}
+const lastEventId = () => lastLoggedId(service.db);
+const eventsAfter = (mark: number) => loggedAfter(service.db, mark);
 
-async function eventsAfter(mark: number) {
-  return service.db.query<{ type: string; payload: Record<string, unknown>; rooms: string[] }>(
-    'select type, payload, rooms from events where id > $1 order by id',
-    [mark],
-  );
-}
-
+/** The flow's row as stored, in one shape on both stores. */
 async function stored(tag: string) {
-  const rows = await service.db.query<{ data: unknown; data_updated_at: Date | null; errored: boolean }>(
-    'select data, data_updated_at, errored from flows where tag = $1',
-    [tag],
-  );
-  return rows[0]!;
+  const row = await service.db.kysely
+    .selectFrom('flows')
+    .select(['data', 'data_updated_at', 'errored'])
+    .where('tag', '=', tag)
+    .executeTakeFirstOrThrow();
+  return { data: fromJson(row.data), data_updated_at: iso(row.data_updated_at), errored: flag(row.errored) };
 }
 
 describe('metrics of one flow', () => {
@@ -49,7 +49,7 @@ describe('metrics of one flow', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual(data);
     expect((await service.call('GET', '/flows/cpu/metrics')).json()).toEqual(data);
-    expect((await stored('cpu')).data_updated_at).toBeInstanceOf(Date);
+    expect((await stored('cpu')).data_updated_at).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(await eventsAfter(mark)).toEqual([
       {
         type: 'metrics.changed',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from './test-support';
+import { eventsAfter, lastEventId, startTestService, type TestService } from './test-support';
 
 let service: TestService;
 let readonly: string;
@@ -97,14 +97,9 @@ describe('sending notifications', () => {
   });
 
   it('publishes notification.created to its own channel room only', async () => {
-    const mark = (
-      await service.db.query<{ id: number }>('select coalesce(max(id), 0)::int as id from events')
-    )[0]!.id;
+    const mark = await lastEventId(service.db);
     const notification = await send('/channels/alerts/notifications', { title: 'evt', message: 'm' });
-    const events = await service.db.query(
-      'select type, payload, rooms from events where id > $1 order by id',
-      [mark],
-    );
+    const events = await eventsAfter(service.db, mark);
     expect(events).toEqual([
       { type: 'notification.created', payload: { notification }, rooms: [`channel:${channel.id}`] },
     ]);
@@ -195,11 +190,17 @@ describe('listing and deleting notifications', () => {
   it('keeps the default list at 100 and refuses bad limit and since', async () => {
     for (let i = 0; i < 101; i++) {
       tick();
-      await service.db.query(
-        `insert into notifications (id, channel_id, title, message, duration, created_at)
-         values ($1, 'ch_default', 'bulk', 'm', 10, $2)`,
-        [`nt_bulk_${i}`, now],
-      );
+      await service.db.kysely
+        .insertInto('notifications')
+        .values({
+          id: `nt_bulk_${i}`,
+          channel_id: 'ch_default',
+          title: 'bulk',
+          message: 'm',
+          duration: 10,
+          created_at: now.toISOString(),
+        })
+        .execute();
     }
     expect(await listOf('/notifications')).toHaveLength(100);
     expect((await listOf('/notifications?limit=500')).length).toBeGreaterThan(101);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boardCreateSchema } from '../src/shared/board';
 import { DEFAULT_CHANNEL_ID } from './bootstrap';
-import { startTestService, type TestService } from './test-support';
+import { toJson } from './db/dialect';
+import { eventsAfter, lastEventId as lastLoggedId, startTestService, type TestService } from './test-support';
 
 let service: TestService;
 let current = new Date('2026-11-21T07:00:00.000Z');
@@ -17,11 +18,10 @@ afterAll(() => service.close());
 /** Boards are another route's work; a raw row is all a playlist needs of one. */
 async function insertBoard(id: string, name: string): Promise<void> {
   const { name: _name, ...settings } = boardCreateSchema.parse({ name });
-  await service.db.query('insert into boards (id, name, settings) values ($1, $2, $3::jsonb)', [
-    id,
-    name,
-    JSON.stringify(settings),
-  ]);
+  await service.db.kysely
+    .insertInto('boards')
+    .values({ id, name, settings: toJson(settings) })
+    .execute();
 }
 
 interface EventRow {
@@ -30,16 +30,8 @@ interface EventRow {
   payload: Record<string, unknown>;
 }
 
-async function lastEventId(): Promise<number> {
-  const rows = await service.db.query<{ id: number | null }>('select max(id)::int as id from events');
-  return rows[0]?.id ?? 0;
-}
-
-async function eventsSince(mark: number): Promise<EventRow[]> {
-  return service.db.query<EventRow>('select type, rooms, payload from events where id > $1 order by id', [
-    mark,
-  ]);
-}
+const lastEventId = () => lastLoggedId(service.db);
+const eventsSince = (mark: number): Promise<EventRow[]> => eventsAfter(service.db, mark);
 
 const playlistChanged = (id: string): EventRow => ({
   type: 'playlist.changed',

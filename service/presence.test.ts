@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPresenceSweeper, sweepIntervalMs, sweepPresence } from './devices/presence';
-import { startTestService, type TestService } from './test-support';
+import { eventsAfter, lastEventId as lastLoggedId, startTestService, type TestService } from './test-support';
 
 const heartbeat = {
   app_version: '1.4.0',
@@ -36,17 +36,8 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-async function lastEventId(target: TestService): Promise<number> {
-  const rows = await target.db.query<{ id: number | null }>('select max(id)::int as id from events');
-  return rows[0]?.id ?? 0;
-}
-
-async function eventsSince(target: TestService, mark: number) {
-  return target.db.query<{ type: string; rooms: string[]; payload: Record<string, unknown> }>(
-    'select type, rooms, payload from events where id > $1 order by id',
-    [mark],
-  );
-}
+const lastEventId = (target: TestService) => lastLoggedId(target.db);
+const eventsSince = (target: TestService, mark: number) => eventsAfter(target.db, mark);
 
 async function deviceWithHeartbeat(target: TestService, tag: string): Promise<void> {
   expect((await target.call('POST', '/devices', { tag })).statusCode).toBe(201);

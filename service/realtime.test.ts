@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type {
@@ -19,7 +20,7 @@ const clients: Client[] = [];
 
 /** One device with a playlist of one board, whose widget shows flow f1; the board uses channel c1. */
 async function seed(): Promise<void> {
-  const sql = [
+  const statements = [
     "insert into channels (id, type, name, tag) values ('c1', 'default', 'One', 'one'), ('c2', 'default', 'Two', 'two')",
     "insert into flows (id, type, variant, tag, enabled, channel_id) values ('f1', 'default', 'value', 'cpu', true, 'c1'), ('f2', 'default', 'value', 'mem', true, 'c2')",
     `insert into boards (id, name, settings) values ('b1', 'Ops', '{"channel_ids": ["c1"]}'), ('b2', 'Other', '{"channel_ids": ["c2"]}')`,
@@ -27,7 +28,8 @@ async function seed(): Promise<void> {
     `insert into playlists (id, name, items) values ('p1', 'Loop', '[{"type": "board", "board_id": "b1", "channel_id": null, "duration": 10}]'), ('p2', 'Other', '[{"type": "board", "board_id": "b2", "channel_id": null, "duration": 10}]')`,
     "insert into devices (id, tag, playlist_id) values ('d1', 'lobby', 'p1')",
   ];
-  for (const statement of sql) await service.db.query(statement);
+  // Plain SQL that both stores read alike (JSON columns take JSON text).
+  for (const statement of statements) await sql.raw(statement).execute(service.db.kysely);
 }
 
 beforeAll(async () => {
@@ -115,7 +117,7 @@ describe('realtime', () => {
     const { last_event_id: seen } = await hello(open(), null);
     const { events } = service.app.wallboard;
     for (let i = 0; i < 3; i++) await events.publish(notification('c1', `n${i}`), [rooms.channel('c1')]);
-    await new EventRepository(service.db).prune(1);
+    await new EventRepository(service.db).prune(1, 1024 * 1024);
     expect((await hello(open(), seen)).resync).toBe(true);
     expect((await hello(open(), seen + 1_000_000)).resync).toBe(true);
   });
@@ -123,7 +125,11 @@ describe('realtime', () => {
   it('moves a device to the rooms of its new playlist', async () => {
     const client = open();
     await hello(client, null);
-    await service.db.query("update devices set playlist_id = 'p2' where tag = 'lobby'");
+    await service.db.kysely
+      .updateTable('devices')
+      .set({ playlist_id: 'p2' })
+      .where('tag', '=', 'lobby')
+      .execute();
     await service.app.wallboard.events.publish({ type: 'device.changed', device_tag: 'lobby' }, [
       rooms.device('lobby'),
     ]);

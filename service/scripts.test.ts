@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Flow } from '../src/shared/flow';
 import type { Script, ScriptRun } from '../src/shared/script';
 import { parseHttpAllow } from './scripts/destinations';
-import { startTestService, type TestService } from './test-support';
+import {
+  eventsAfter as loggedAfter,
+  lastEventId as lastLoggedId,
+  startTestService,
+  type TestService,
+} from './test-support';
 
 let service: TestService;
 let readonly: string;
@@ -38,17 +43,8 @@ async function flow(id: string): Promise<Flow> {
   return (await service.call('GET', `/flows/${id}`)).json();
 }
 
-async function lastEventId(): Promise<number> {
-  return (await service.db.query<{ id: number }>('select coalesce(max(id), 0)::int as id from events'))[0]!
-    .id;
-}
-
-async function eventsAfter(mark: number) {
-  return service.db.query<{ type: string; payload: Record<string, unknown>; rooms: string[] }>(
-    'select type, payload, rooms from events where id > $1 order by id',
-    [mark],
-  );
-}
+const lastEventId = () => lastLoggedId(service.db);
+const eventsAfter = (mark: number) => loggedAfter(service.db, mark);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -363,7 +359,11 @@ describe('limits and isolation', () => {
         .reverse()
         .map((run) => run.id),
     );
-    const stored = await service.db.query('select 1 from script_runs where script_id = $1', [script.id]);
+    const stored = await service.db.kysely
+      .selectFrom('script_runs')
+      .select('id')
+      .where('script_id', '=', script.id)
+      .execute();
     expect(stored).toHaveLength(50);
   });
 });

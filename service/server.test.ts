@@ -1,17 +1,28 @@
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect as connectTcp, type Socket as TcpSocket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { io, type Socket } from 'socket.io-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ClientToServerEvents, ServerToClientEvents } from '../src/shared/events';
 import { runServiceCommand, spawnService, type ServiceProcess } from './service-process';
 
+type Device = Socket<ServerToClientEvents, ClientToServerEvents>;
+
 const ADMIN = 'process-test-admin-token-0123';
+const DEVICES = 1000;
 let dataDir: string;
 const running: ServiceProcess[] = [];
+const devices: Device[] = [];
+const held: TcpSocket[] = [];
 
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'wallboard-service-'));
 });
 afterEach(async () => {
+  for (const device of devices.splice(0)) device.disconnect();
+  for (const socket of held.splice(0)) socket.destroy();
   await Promise.all(running.splice(0).map((service) => service.stop('SIGKILL')));
   await rm(dataDir, { recursive: true, force: true });
 });
@@ -89,4 +100,146 @@ describe('the service process', () => {
     const scope = await runServiceCommand(['token', 'create', '--scope', 'root', '--data', dataDir]);
     expect(scope.stderr).toContain('--scope must be one of full, readonly, affiliated');
   }, 60_000);
+});
+
+/** Sends `signal` and resolves with the exit status and how long the exit took. */
+async function signalAndWait(
+  service: ServiceProcess,
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; ms: number }> {
+  const exited = once(service.child, 'exit') as Promise<[number | null]>;
+  const sent = performance.now();
+  service.child.kill(signal);
+  const [code] = await exited;
+  return { code, ms: performance.now() - sent };
+}
+
+/**
+ * A device's realtime connection, reconnecting as the agent's does (node-edges.ts), but retrying
+ * at most 2 s apart rather than 5 s, to keep the test short.
+ */
+function device(url: string): Device {
+  const socket: Device = io(url, {
+    transports: ['websocket'],
+    auth: { token: ADMIN },
+    reconnectionDelay: 1000,
+    reconnectionDelayMax: 2000,
+    randomizationFactor: 0.5,
+  });
+  devices.push(socket);
+  return socket;
+}
+
+/**
+ * A request whose body never finishes arriving: it would hold the server's close forever. The
+ * service must log at info level: this waits for its line about the request.
+ */
+async function holdRequest(service: ServiceProcess): Promise<TcpSocket> {
+  const { hostname, port } = new URL(service.url);
+  const socket = connectTcp(Number(port), hostname);
+  held.push(socket);
+  socket.on('error', () => undefined);
+  await once(socket, 'connect');
+  socket.write(
+    `POST /flows HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${ADMIN}\r\n` +
+      'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"type": ',
+  );
+  // Until the service has it, the connection is idle, and an idle one is simply closed.
+  await expect.poll(() => service.output(), { timeout: 5000 }).toContain('"url":"/flows"');
+  return socket;
+}
+
+function api(service: ServiceProcess, method: string, path: string, body?: unknown) {
+  return fetch(`${service.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${ADMIN}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+describe('stopping the service', () => {
+  it('closes 1,000 device sockets and exits 0 within 5 s; a new service starts on the folder at once', async () => {
+    const first = await start();
+    const port = Number(new URL(first.url).port);
+    const lost: string[] = [];
+    let reconnected = 0;
+    for (let i = 0; i < DEVICES; i++) {
+      const socket = device(first.url);
+      let wasLost = false;
+      socket.on('disconnect', (reason) => {
+        lost.push(reason);
+        wasLost = true;
+      });
+      socket.on('connect', () => {
+        if (wasLost) reconnected += 1;
+      });
+    }
+    await Promise.all(
+      devices.map(async (socket, i) => {
+        await new Promise((resolve) => socket.once('connect', () => resolve(null)));
+        await socket.timeout(20_000).emitWithAck('hello', { device_tag: `screen-${i}`, last_event_id: null });
+      }),
+    );
+    // An HTTP client that keeps its connection alive, as browsers and the agent's fetch do.
+    expect((await fetch(`${first.url}/health`)).status).toBe(200);
+
+    const { code, ms } = await signalAndWait(first, 'SIGTERM');
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(5000);
+    // Lost as a transport, not sent away: socket.io clients reconnect by themselves after that.
+    expect(lost).toHaveLength(DEVICES);
+    expect(new Set(lost)).toEqual(new Set(['transport close']));
+
+    // The folder's lock went with the store: the next service opens it without waiting.
+    const second = await start(['--port', String(port)]);
+    expect((await fetch(`${second.url}/health`)).status).toBe(200);
+    await expect.poll(() => reconnected, { timeout: 15_000, interval: 200 }).toBe(DEVICES);
+  }, 30_000);
+
+  it('does not wait for a request under way or a script run that never ends', async () => {
+    const service = await start(['--log-level', 'info']);
+    const created = await api(service, 'POST', '/scripts', {
+      name: 'forever',
+      code: 'while (true) {}',
+      interval: '1h',
+      enabled: false,
+      timeout_seconds: 60,
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const run = api(service, 'POST', `/scripts/${id}/run`);
+    const upload = await holdRequest(service);
+    const uploadClosed = once(upload, 'close');
+    // Time for the run to get its sandbox and start looping.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+
+    const { code, ms } = await signalAndWait(service, 'SIGTERM');
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(5000);
+    // The run was answered, as stopped, before the process went; the upload was cut.
+    expect((await run).status).toBe(503);
+    await uploadClosed;
+    expect(service.output()).toContain('SIGTERM: stopping');
+    expect(service.output()).toContain('closing: cutting 1 connection still open');
+    const next = await start();
+    expect((await fetch(`${next.url}/health`)).status).toBe(200);
+  }, 30_000);
+
+  it('exits at once, with status 1 and a line saying so, on a second signal', async () => {
+    const service = await start(['--log-level', 'info']);
+    // Keeps the stop under way (for up to the close's grace, 3 s) when the second signal comes.
+    await holdRequest(service);
+    service.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { code, ms } = await signalAndWait(service, 'SIGINT');
+    expect(code).toBe(1);
+    expect(ms).toBeLessThan(1000);
+    expect(service.output()).toContain('SIGINT again: forcing the exit without finishing the stop');
+    // The lock of a process that is gone does not count.
+    const next = await start();
+    expect((await fetch(`${next.url}/health`)).status).toBe(200);
+  }, 30_000);
 });

@@ -3,15 +3,30 @@ import { buildApp } from './app';
 import { ensureToken } from './bootstrap';
 import { HELP, parseCommand, type Command } from './cli-options';
 import { openStore } from './db/open';
+import { exitOnSignals, stopService } from './graceful-exit';
 import { hashSecret, newSecret } from './http/auth';
 import { TokenRepository } from './repositories/tokens';
+import { runStoreCommand } from './store-commands';
 
 async function run(command: Command): Promise<void> {
   if (command.kind === 'help') {
     process.stdout.write(HELP);
     return;
   }
-  const db = await openStore(command.store);
+  if (command.kind === 'backup' || command.kind === 'restore') {
+    process.stdout.write(await runStoreCommand(command));
+    return;
+  }
+  const db = await openStore({
+    ...command.store,
+    // On stderr: `token create` prints only the secret on stdout.
+    onImported: (counts) =>
+      process.stderr.write(
+        `imported the older version's store of ${command.store.dataDir}: ${Object.entries(counts)
+          .map(([table, count]) => `${count} ${table}`)
+          .join(', ')}\n`,
+      ),
+  });
   if (command.kind === 'token-create') {
     const secret = newSecret();
     await new TokenRepository(db).create({
@@ -26,14 +41,10 @@ async function run(command: Command): Promise<void> {
   const adminToken = process.env.WALLBOARD_ADMIN_TOKEN;
   if (adminToken) await ensureToken(db, adminToken, 'full', 'WALLBOARD_ADMIN_TOKEN');
   const app = await buildApp({ db, config: command.config, logger: { level: command.logLevel } });
-  const stop = async (signal: string) => {
-    app.log.info(`${signal}: stopping`);
-    await app.close();
-    await db.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', (signal) => void stop(signal));
-  process.once('SIGTERM', (signal) => void stop(signal));
+  exitOnSignals({
+    stop: () => stopService(app, db),
+    log: { info: (line) => app.log.info(line), error: (line) => app.log.error(line) },
+  });
   await app.listen({ port: command.port, host: command.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : command.port;

@@ -3,8 +3,18 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-// One process (no tsx wrapper around a second node), so a kill -9 hits the service itself.
-const NODE_ARGS = ['--import', 'tsx', 'service/server.ts'];
+
+/**
+ * How the service runs: from source under tsx (the tests, which run before any build), or the
+ * bundle `npm run build` makes, which is what `npm run service` runs (the end-to-end tests). One
+ * process either way (no wrapper around a second node), so a kill -9 hits the service itself.
+ */
+export type ServiceFrom = 'source' | 'built';
+
+const NODE_ARGS: Record<ServiceFrom, string[]> = {
+  source: ['--import', 'tsx', 'service/server.ts'],
+  built: ['dist/service/server.mjs'],
+};
 
 export interface ServiceProcess {
   url: string;
@@ -14,12 +24,13 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `service/server.ts` as its own process and waits for its "listening on" line. */
+/** Starts the service as its own process and waits for its "listening on" line. */
 export async function spawnService(
   args: string[],
   env: Record<string, string> = {},
+  from: ServiceFrom = 'source',
 ): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [...NODE_ARGS, '--log-level', 'warn', ...args], {
+  const child = spawn(process.execPath, [...NODE_ARGS[from], '--log-level', 'warn', ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -51,8 +62,9 @@ export async function spawnService(
 /** Runs the service's command line to its end and returns what it printed. */
 export async function runServiceCommand(
   args: string[],
+  from: ServiceFrom = 'source',
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [...NODE_ARGS, ...args], {
+  const child = spawn(process.execPath, [...NODE_ARGS[from], ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { widgetSchema, type Widget } from '../src/shared/widget';
+import type { Variant } from '../src/shared/variants';
 import { newId } from './ids';
-import { startTestService, type TestService } from './test-support';
+import { eventsAfter, startTestService, type TestService } from './test-support';
 
 let service: TestService;
 beforeAll(async () => {
@@ -17,11 +18,18 @@ async function createBoard(body: Record<string, unknown> = {}): Promise<string> 
 
 async function insertFlow(variant: string, tag = newId(variant)): Promise<{ id: string; tag: string }> {
   const id = newId('flow');
-  await service.db.query(
-    `insert into flows (id, type, variant, tag, errored, enabled, channel_id)
-     values ($1, 'default', $2, $3, false, true, 'ch_default')`,
-    [id, variant, tag],
-  );
+  await service.db.kysely
+    .insertInto('flows')
+    .values({
+      id,
+      type: 'default',
+      variant: variant as Variant,
+      tag,
+      errored: false,
+      enabled: true,
+      channel_id: 'ch_default',
+    })
+    .execute();
   return { id, tag };
 }
 
@@ -32,9 +40,7 @@ async function addWidget(boardId: string, body: Record<string, unknown>): Promis
 }
 
 async function boardEvents(boardId: string): Promise<number> {
-  const rows = await service.db.query<{ type: string; payload: unknown; rooms: string[] }>(
-    'select type, payload, rooms from events',
-  );
+  const rows = await eventsAfter(service.db, 0);
   return rows.filter(
     (row) =>
       row.type === 'board.changed' &&
@@ -230,7 +236,9 @@ describe('listing, moving and deleting widgets', () => {
     expect(response.statusCode).toBe(204);
     expect(response.body).toBe('');
     expect((await service.call('GET', `/boards/${board}/widgets`)).json()).toEqual([]);
-    expect(await service.db.query('select id from flows where id = $1', [flow.id])).toHaveLength(1);
+    expect(
+      await service.db.kysely.selectFrom('flows').select('id').where('id', '=', flow.id).execute(),
+    ).toHaveLength(1);
     expect(await boardEvents(board)).toBe(before + 1);
     expect((await service.call('DELETE', `/boards/${board}/widgets/${widget.id}`)).statusCode).toBe(404);
   });

@@ -1,5 +1,7 @@
 import type { ServiceContext } from '../context';
+import type { Queryable } from '../db/database';
 import { rooms } from '../realtime/rooms';
+import type { Emit } from '../realtime/publisher';
 import {
   FlowRepository,
   type MetricsCheck,
@@ -7,22 +9,58 @@ import {
   type MetricsWriteResult,
 } from '../repositories/flows';
 
-/**
- * Writes a flow's metrics (checked by `check` against its variant) and announces them to the
- * devices showing it: the one path of the metrics routes and of scripts.
- */
-export async function writeMetrics(
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** One flow's write in the transaction `tx`, with its event when it was written. */
+async function writeIn(
+  tx: Queryable,
+  emit: Emit,
   ctx: ServiceContext,
   tag: string,
   change: MetricsWrite,
   check: MetricsCheck,
 ): Promise<MetricsWriteResult> {
-  const result = await new FlowRepository(ctx.db).writeData(tag, change, ctx.clock.now(), check);
+  const result = await new FlowRepository(tx).writeData(tag, change, ctx.clock.now(), check);
   if (result.status === 'updated') {
-    await ctx.events.publish(
-      { type: 'metrics.changed', flow_id: result.id, flow_tag: result.tag, data: result.data },
-      [rooms.flow(result.id)],
-    );
+    emit({ type: 'metrics.changed', flow_id: result.id, flow_tag: result.tag, data: result.data }, [
+      rooms.flow(result.id),
+    ]);
   }
   return result;
+}
+
+/**
+ * Writes a flow's metrics (checked by `check` against its variant) and announces them to the
+ * devices showing it, in one commit: the one path of the metrics routes and of scripts.
+ */
+export function writeMetrics(
+  ctx: ServiceContext,
+  tag: string,
+  change: MetricsWrite,
+  check: MetricsCheck,
+): Promise<MetricsWriteResult> {
+  return ctx.events.transaction((tx, emit) => writeIn(tx, emit, ctx, tag, change, check));
+}
+
+/**
+ * Writes many flows' metrics in one transaction, one commit. Each flow is refused or skipped on
+ * its own (a result per write, in order), but a failure of the store writes none of them: the
+ * answer never says "failed" about a batch that was half written.
+ */
+export function writeManyMetrics(
+  ctx: ServiceContext,
+  writes: readonly { tag: string; change: MetricsWrite; check: MetricsCheck }[],
+): Promise<MetricsWriteResult[]> {
+  // Flows are locked in the order of their tags, so two batches naming the same flows in other
+  // orders wait for each other instead of deadlocking (PostgreSQL would abort one of them).
+  const order = writes
+    .map((write, index) => ({ write, index }))
+    .sort((a, b) => compare(a.write.tag, b.write.tag));
+  return ctx.events.transaction(async (tx, emit) => {
+    const results: MetricsWriteResult[] = new Array(writes.length);
+    for (const { write, index } of order) {
+      results[index] = await writeIn(tx, emit, ctx, write.tag, write.change, write.check);
+    }
+    return results;
+  });
 }

@@ -3,7 +3,8 @@ import type { BoardExport, BoardImport } from '../../src/shared/board-export';
 import { toFieldIssues } from '../../src/shared/issues';
 import { parseMetrics } from '../../src/shared/metrics';
 import { DEFAULT_CHANNEL_ID } from '../bootstrap';
-import { PG_UNIQUE_VIOLATION, pgErrorCode, type Database, type Queryable } from '../db/database';
+import { isUniqueViolation } from '../db/constraint-errors';
+import type { Database, Queryable } from '../db/database';
 import { HttpError } from '../http/errors';
 import { BoardRepository } from '../repositories/boards';
 import type { Flow } from '../../src/shared/flow';
@@ -130,7 +131,7 @@ export async function runImport(db: Database, input: BoardImport, now: Date): Pr
     });
   } catch (error) {
     // Another request made one of the flows meanwhile: the same answer as a tag taken.
-    if (pgErrorCode(error) === PG_UNIQUE_VIOLATION) {
+    if (isUniqueViolation(error)) {
       throw HttpError.conflict('a flow this import names was created meanwhile; import again to reuse it');
     }
     throw error;

@@ -1,26 +1,31 @@
-/** What repositories need of a database: the embedded store and PostgreSQL both provide it. */
+import type { Kysely } from 'kysely';
+import type { Schema } from './schema';
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+/**
+ * What repositories run on: the store, or one of its transactions. `kind` picks the few SQL
+ * fragments that differ between the stores (dialect.ts); everything else is the same query.
+ */
 export interface Queryable {
-  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
-  /** Runs a script of several statements without parameters (migrations). */
-  exec(sql: string): Promise<void>;
+  readonly kind: StoreKind;
+  readonly kysely: Kysely<Schema>;
 }
 
 export interface Database extends Queryable {
-  readonly kind: 'embedded' | 'postgres';
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
-/** PostgreSQL's error codes that a repository turns into answers. */
-export const PG_UNIQUE_VIOLATION = '23505';
-export const PG_FOREIGN_KEY_VIOLATION = '23503';
-
-export function pgErrorCode(error: unknown): string | undefined {
-  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
-    return error.code;
-  }
-  return undefined;
+/** A Database over `kysely` (either store, or a test's wrapping of one). */
+export function databaseOn(kind: StoreKind, kysely: Kysely<Schema>, close: () => Promise<void>): Database {
+  return {
+    kind,
+    kysely,
+    transaction: (work) => transact({ kind, kysely }, work),
+    close,
+  };
 }
 
 /**
@@ -28,6 +33,8 @@ export function pgErrorCode(error: unknown): string | undefined {
  * transaction's handle), inside it. Repositories take either, so an import can run several of
  * them in one transaction.
  */
-export function transact<T>(db: Queryable | Database, work: (tx: Queryable) => Promise<T>): Promise<T> {
-  return 'transaction' in db ? db.transaction(work) : work(db);
+export function transact<T>(db: Queryable, work: (tx: Queryable) => Promise<T>): Promise<T> {
+  const { kind, kysely } = db;
+  if (kysely.isTransaction) return work(db);
+  return kysely.transaction().execute((trx) => work({ kind, kysely: trx }));
 }

@@ -1,59 +1,56 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import type { Database, Queryable } from './database';
+import { DatabaseSync } from 'node:sqlite';
+import { Kysely, SqliteDialect, type LogConfig } from 'kysely';
+import { lockDataFolder, prepareDataFolder } from './data-folder';
+import { databaseOn, type Database } from './database';
+import { kyselySqliteDatabase } from './node-sqlite-adapter';
+import type { Schema } from './schema';
+import { checkStore, sqlitePath } from './sqlite-files';
 
-const LOCK_FILE = 'wallboard.lock';
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { lockDataFolder } from './data-folder';
 
 /**
- * Our own lock on the data folder. PGlite leaves its postmaster.pid behind when the process is
- * killed, and then hangs on the next open; with our lock we know whether its owner is gone, so
- * the stale file can go and PostgreSQL's own crash recovery replays the WAL.
+ * - WAL: readers do not wait for the writer, and a commit appends to one file.
+ * - synchronous=FULL: in WAL mode the default (NORMAL) may lose the last commits on a power cut;
+ *   FULL syncs the log at every commit, so a write answered 2xx is on disk.
+ * - foreign_keys: off by default in SQLite; the schema's cascades and refusals rely on them.
+ * - busy_timeout: waits for a lock instead of failing at once (a backup reading the file).
  */
-async function lockDataFolder(dir: string): Promise<() => Promise<void>> {
-  const lock = join(dir, LOCK_FILE);
-  if (existsSync(lock)) {
-    const pid = Number((await readFile(lock, 'utf8')).trim());
-    if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) {
-      throw new Error(`the data folder ${dir} is in use by process ${pid}`);
-    }
-  }
-  await rm(join(dir, 'pgdata', 'postmaster.pid'), { force: true });
-  await writeFile(lock, String(process.pid));
-  return () => rm(lock, { force: true });
-}
+const PRAGMAS = ['journal_mode = WAL', 'synchronous = FULL', 'foreign_keys = ON', 'busy_timeout = 5000'];
 
-/** The embedded store: PostgreSQL compiled to WebAssembly, in `dir` (or in memory without one). */
-export async function openEmbedded(dir?: string): Promise<Database> {
+/**
+ * The embedded store: SQLite through node:sqlite, in `<dir>/wallboard.sqlite`, or in memory
+ * without a folder (tests). The folder carries our lock while the store is open.
+ */
+export async function openEmbedded(dir?: string, log?: LogConfig): Promise<Database> {
   let unlock: () => Promise<void> = async () => undefined;
-  if (dir) {
-    await mkdir(dir, { recursive: true });
-    unlock = await lockDataFolder(dir);
+  let database: DatabaseSync | undefined;
+  try {
+    if (dir) {
+      await prepareDataFolder(dir);
+      unlock = await lockDataFolder(dir);
+      // A damaged store is never served: the service stops, saying which file and how to restore.
+      if (existsSync(sqlitePath(dir))) checkStore(sqlitePath(dir));
+    }
+    database = new DatabaseSync(dir ? sqlitePath(dir) : ':memory:');
+    for (const pragma of PRAGMAS) database.exec(`pragma ${pragma}`);
+  } catch (error) {
+    if (database?.isOpen) database.close();
+    await unlock();
+    throw error;
   }
-  const pg = await PGlite.create(dir ? join(dir, 'pgdata') : undefined);
-  const wrap = (target: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
-    query: async (sql, params) => (await target.query(sql, params as unknown[] | undefined)).rows as never,
-    exec: async (sql) => {
-      await target.exec(sql);
-    },
+  const opened = database;
+  const kysely = new Kysely<Schema>({
+    dialect: new SqliteDialect({ database: kyselySqliteDatabase(opened) }),
+    ...(log ? { log } : {}),
   });
-  return {
-    kind: 'embedded',
-    ...wrap(pg),
-    transaction: (work) => pg.transaction((tx) => work(wrap(tx))),
-    async close() {
-      await pg.close();
+  return databaseOn('sqlite', kysely, async () => {
+    try {
+      await kysely.destroy();
+      // Kysely closes the database only once it has used it.
+      if (opened.isOpen) opened.close();
+    } finally {
       await unlock();
-    },
-  };
+    }
+  });
 }

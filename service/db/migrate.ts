@@ -1,30 +1,52 @@
-import type { Database } from './database';
-import { MIGRATIONS, type Migration } from './migrations';
+import { sql } from 'kysely';
+import type { Database, Queryable } from './database';
+import { columnTypes, MIGRATIONS, type Migration } from './migrations';
 
-/** Brings the schema up to the newest migration; returns the versions it applied. */
+/** Any number, the same in every service: the key of PostgreSQL's advisory lock on migrating. */
+const MIGRATION_LOCK = 5_206_117;
+
+async function appliedVersions(db: Queryable): Promise<Set<number>> {
+  const rows = await db.kysely.selectFrom('schema_migrations').select('version').execute();
+  return new Set(rows.map((row) => row.version));
+}
+
+/**
+ * Brings the schema up to the newest migration; returns the versions it applied. One runner for
+ * both stores: each migration runs in its own transaction, with its row in `schema_migrations`,
+ * so a failing one leaves the schema at the version before it. Kysely's own Migrator is not used
+ * because it keeps its own table, and databases made before it record their versions here.
+ */
 export async function migrate(
   db: Database,
   migrations: readonly Migration[] = MIGRATIONS,
 ): Promise<number[]> {
-  await db.exec(`
-    create table if not exists schema_migrations (
-      version integer primary key,
-      name text not null,
-      applied_at timestamptz not null default now()
-    )`);
-  const rows = await db.query<{ version: number }>('select version from schema_migrations');
-  const applied = new Set(rows.map((row) => row.version));
+  const t = columnTypes(db.kind);
+  await db.kysely.schema
+    .createTable('schema_migrations')
+    .ifNotExists()
+    .addColumn('version', 'integer', (c) => c.primaryKey())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('applied_at', t.timestamp, t.stamped)
+    .execute();
+  const applied = await appliedVersions(db);
   const done: number[] = [];
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
     if (applied.has(migration.version)) continue;
-    await db.transaction(async (tx) => {
-      await tx.exec(migration.sql);
-      await tx.query('insert into schema_migrations (version, name) values ($1, $2)', [
-        migration.version,
-        migration.name,
-      ]);
+    const ran = await db.transaction(async (tx) => {
+      // Services starting together on one PostgreSQL database take turns; the one that comes
+      // second finds the version applied. (An SQLite file has one service: the folder's lock.)
+      if (tx.kind === 'postgres') {
+        await sql`select pg_advisory_xact_lock(${sql.lit(MIGRATION_LOCK)})`.execute(tx.kysely);
+        if ((await appliedVersions(tx)).has(migration.version)) return false;
+      }
+      await migration.up(tx);
+      await tx.kysely
+        .insertInto('schema_migrations')
+        .values({ version: migration.version, name: migration.name })
+        .execute();
+      return true;
     });
-    done.push(migration.version);
+    if (ran) done.push(migration.version);
   }
   return done;
 }

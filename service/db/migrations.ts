@@ -1,147 +1,200 @@
+import { sql, type ColumnDefinitionBuilder, type SqlBool } from 'kysely';
+import type { Queryable, StoreKind } from './database';
+
 /**
- * Versioned schema migrations, applied in order, each once, each in its own transaction. Add a
- * new entry for every change; never edit one that has shipped.
+ * Versioned schema migrations for both stores, applied in order, each once, each in its own
+ * transaction (migrate.ts). Add a new entry for every change; never edit one that has shipped.
+ * Versions 1 and 2 give PostgreSQL the schema the raw SQL of legacy-pglite-schema.ts gave it,
+ * so a database that has them is left as it is.
  */
 export interface Migration {
   version: number;
   name: string;
-  sql: string;
+  up(tx: Queryable): Promise<void>;
+}
+
+/** The column types that differ between the stores; everything else is named alike. */
+export function columnTypes(kind: StoreKind) {
+  const postgres = kind === 'postgres';
+  return {
+    /** jsonb, or JSON text (SQLite's JSON functions read text). */
+    json: postgres ? ('jsonb' as const) : ('text' as const),
+    /** timestamptz, or ISO 8601 text in UTC, which sorts and compares as time does. */
+    timestamp: postgres ? ('timestamptz' as const) : ('text' as const),
+    /** `not null default now()`, the current time in the column's form. */
+    stamped: (column: ColumnDefinitionBuilder) =>
+      column.notNull().defaultTo(postgres ? sql`now()` : sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
+    jsonDefault: (json: string) => (postgres ? sql`${sql.lit(json)}::jsonb` : sql.lit(json)),
+    textArray: postgres ? sql`text[]` : ('text' as const),
+    /** An ever-increasing integer key. */
+    serial: (column: ColumnDefinitionBuilder) =>
+      postgres ? column.primaryKey() : column.primaryKey().autoIncrement(),
+    serialType: postgres ? ('bigserial' as const) : ('integer' as const),
+  };
+}
+
+const oneOf = (column: string, values: readonly string[]) =>
+  sql`${sql.ref(column)} in (${sql.join(values.map((value) => sql.lit(value)))})`;
+
+const RESOURCE_TYPES = ['default', 'affiliated', 'virtualized'] as const;
+
+async function initial({ kysely, kind }: Queryable): Promise<void> {
+  const t = columnTypes(kind);
+  const { schema } = kysely;
+  await schema
+    .createTable('tokens')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('scope', 'text', (c) => c.notNull().check(oneOf('scope', ['full', 'readonly', 'affiliated'])))
+    .addColumn('name', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('secret_hash', 'text', (c) => c.notNull().unique())
+    .addColumn('created_at', t.timestamp, t.stamped)
+    .addColumn('last_used_at', t.timestamp)
+    .execute();
+
+  await schema
+    .createTable('channels')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('type', 'text', (c) => c.notNull().check(oneOf('type', RESOURCE_TYPES)))
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('tag', 'text', (c) => c.notNull().unique())
+    .addColumn('parent_channel_id', 'text', (c) => c.references('channels.id').onDelete('cascade'))
+    .addColumn('created_at', t.timestamp, t.stamped)
+    .execute();
+
+  await schema
+    .createTable('flows')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('type', 'text', (c) => c.notNull().check(oneOf('type', RESOURCE_TYPES)))
+    .addColumn('variant', 'text', (c) => c.notNull())
+    .addColumn('tag', 'text', (c) => c.notNull().unique())
+    .addColumn('errored', 'boolean', (c) => c.notNull().defaultTo(false))
+    .addColumn('enabled', 'boolean', (c) => c.notNull())
+    .addColumn('channel_id', 'text', (c) => c.references('channels.id').onDelete('set null'))
+    .addColumn('source', 'text')
+    .addColumn('parameters', t.json)
+    .addColumn('data', t.json, (c) => c.notNull().defaultTo(t.jsonDefault('{}')))
+    .addColumn('data_updated_at', t.timestamp)
+    .addColumn('created_at', t.timestamp, t.stamped)
+    .execute();
+  await schema.createIndex('flows_channel').on('flows').column('channel_id').execute();
+
+  await schema
+    .createTable('boards')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('settings', t.json, (c) => c.notNull())
+    .addColumn('created_at', t.timestamp, t.stamped)
+    .addColumn('updated_at', t.timestamp, t.stamped)
+    .execute();
+
+  await schema
+    .createTable('widgets')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('board_id', 'text', (c) => c.notNull().references('boards.id').onDelete('cascade'))
+    .addColumn('flow_id', 'text', (c) => c.notNull().references('flows.id').onDelete('cascade'))
+    .addColumn('variant', 'text', (c) => c.notNull())
+    .addColumn('column', 'integer', (c) => c.notNull())
+    .addColumn('row', 'integer', (c) => c.notNull())
+    .addColumn('width', 'integer', (c) => c.notNull())
+    .addColumn('height', 'integer', (c) => c.notNull())
+    .addColumn('in_board_index', 'integer', (c) => c.notNull())
+    .addColumn('background', 'text', (c) => c.notNull().defaultTo('default'))
+    .execute();
+  await schema.createIndex('widgets_board').on('widgets').column('board_id').execute();
+  await schema.createIndex('widgets_flow').on('widgets').column('flow_id').execute();
+
+  await schema
+    .createTable('notifications')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('channel_id', 'text', (c) => c.notNull().references('channels.id').onDelete('cascade'))
+    .addColumn('title', 'text')
+    .addColumn('message', 'text')
+    .addColumn('icon', 'text')
+    .addColumn('duration', 'integer', (c) => c.notNull())
+    .addColumn('sound_url', 'text')
+    .addColumn('created_at', t.timestamp, t.stamped)
+    .execute();
+  await schema
+    .createIndex('notifications_channel')
+    .on('notifications')
+    .columns(['channel_id', 'created_at'])
+    .execute();
+
+  await schema
+    .createTable('playlists')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('items', t.json, (c) => c.notNull().defaultTo(t.jsonDefault('[]')))
+    .addColumn('created_at', t.timestamp, t.stamped)
+    .addColumn('updated_at', t.timestamp, t.stamped)
+    .execute();
+
+  await schema
+    .createTable('devices')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('tag', 'text', (c) => c.notNull().unique())
+    .addColumn('playlist_id', 'text', (c) => c.references('playlists.id').onDelete('set null'))
+    .addColumn('name', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('online', 'boolean', (c) => c.notNull().defaultTo(false))
+    .addColumn('last_seen_date', t.timestamp)
+    .addColumn('last_seen_ip', 'text')
+    .addColumn('diagnostics', t.json)
+    .addColumn('created_at', t.timestamp, t.stamped)
+    .execute();
+
+  await schema
+    .createTable('events')
+    .addColumn('id', t.serialType, t.serial)
+    .addColumn('type', 'text', (c) => c.notNull())
+    .addColumn('rooms', t.textArray, (c) => c.notNull())
+    .addColumn('payload', t.json, (c) => c.notNull())
+    .addColumn('created_at', t.timestamp, t.stamped)
+    .execute();
+}
+
+async function scripts({ kysely, kind }: Queryable): Promise<void> {
+  const t = columnTypes(kind);
+  const { schema } = kysely;
+  await schema
+    .createTable('scripts')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('code', 'text', (c) => c.notNull())
+    .addColumn('run_interval', 'text', (c) => c.notNull())
+    .addColumn('timeout_seconds', 'integer', (c) => c.notNull().defaultTo(10))
+    .addColumn('enabled', 'boolean', (c) => c.notNull().defaultTo(true))
+    .addColumn('flow_id', 'text', (c) => c.references('flows.id').onDelete('set null'))
+    .addColumn('created_at', t.timestamp, t.stamped)
+    .addColumn('updated_at', t.timestamp, t.stamped)
+    .execute();
+  // A flow is fed by one script at most.
+  await schema
+    .createIndex('scripts_flow')
+    .on('scripts')
+    .column('flow_id')
+    .unique()
+    .where(sql<SqlBool>`flow_id is not null`)
+    .execute();
+
+  await schema
+    .createTable('script_runs')
+    .addColumn('seq', t.serialType, t.serial)
+    .addColumn('id', 'text', (c) => c.notNull().unique())
+    .addColumn('script_id', 'text', (c) => c.notNull().references('scripts.id').onDelete('cascade'))
+    .addColumn('started_at', t.timestamp, (c) => c.notNull())
+    .addColumn('duration_ms', 'integer', (c) => c.notNull())
+    .addColumn('outcome', 'text', (c) =>
+      c.notNull().check(oneOf('outcome', ['ok', 'error', 'timeout', 'invalid'])),
+    )
+    .addColumn('trigger', 'text', (c) => c.notNull().check(oneOf('trigger', ['schedule', 'manual'])))
+    .addColumn('logs', t.json, (c) => c.notNull().defaultTo(t.jsonDefault('[]')))
+    .addColumn('error', 'text')
+    .execute();
+  await schema.createIndex('script_runs_script').on('script_runs').columns(['script_id', 'seq']).execute();
 }
 
 export const MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    name: 'initial',
-    sql: `
-      create table tokens (
-        id text primary key,
-        scope text not null check (scope in ('full', 'readonly', 'affiliated')),
-        name text not null default '',
-        secret_hash text not null unique,
-        created_at timestamptz not null default now(),
-        last_used_at timestamptz
-      );
-
-      create table channels (
-        id text primary key,
-        type text not null check (type in ('default', 'affiliated', 'virtualized')),
-        name text not null,
-        tag text not null unique,
-        parent_channel_id text references channels (id) on delete cascade,
-        created_at timestamptz not null default now()
-      );
-
-      create table flows (
-        id text primary key,
-        type text not null check (type in ('default', 'affiliated', 'virtualized')),
-        variant text not null,
-        tag text not null unique,
-        errored boolean not null default false,
-        enabled boolean not null,
-        channel_id text references channels (id) on delete set null,
-        source text,
-        parameters jsonb,
-        data jsonb not null default '{}'::jsonb,
-        data_updated_at timestamptz,
-        created_at timestamptz not null default now()
-      );
-      create index flows_channel on flows (channel_id);
-
-      create table boards (
-        id text primary key,
-        name text not null,
-        settings jsonb not null,
-        created_at timestamptz not null default now(),
-        updated_at timestamptz not null default now()
-      );
-
-      create table widgets (
-        id text primary key,
-        board_id text not null references boards (id) on delete cascade,
-        flow_id text not null references flows (id) on delete cascade,
-        variant text not null,
-        "column" integer not null,
-        "row" integer not null,
-        width integer not null,
-        height integer not null,
-        in_board_index integer not null,
-        background text not null default 'default'
-      );
-      create index widgets_board on widgets (board_id);
-      create index widgets_flow on widgets (flow_id);
-
-      create table notifications (
-        id text primary key,
-        channel_id text not null references channels (id) on delete cascade,
-        title text,
-        message text,
-        icon text,
-        duration integer not null,
-        sound_url text,
-        created_at timestamptz not null default now()
-      );
-      create index notifications_channel on notifications (channel_id, created_at);
-
-      create table playlists (
-        id text primary key,
-        name text not null,
-        items jsonb not null default '[]'::jsonb,
-        created_at timestamptz not null default now(),
-        updated_at timestamptz not null default now()
-      );
-
-      create table devices (
-        id text primary key,
-        tag text not null unique,
-        playlist_id text references playlists (id) on delete set null,
-        name text not null default '',
-        description text not null default '',
-        online boolean not null default false,
-        last_seen_date timestamptz,
-        last_seen_ip text,
-        diagnostics jsonb,
-        created_at timestamptz not null default now()
-      );
-
-      create table events (
-        id bigserial primary key,
-        type text not null,
-        rooms text[] not null,
-        payload jsonb not null,
-        created_at timestamptz not null default now()
-      );
-    `,
-  },
-  {
-    version: 2,
-    name: 'scripts',
-    sql: `
-      create table scripts (
-        id text primary key,
-        name text not null,
-        code text not null,
-        run_interval text not null,
-        timeout_seconds integer not null default 10,
-        enabled boolean not null default true,
-        flow_id text references flows (id) on delete set null,
-        created_at timestamptz not null default now(),
-        updated_at timestamptz not null default now()
-      );
-      -- A flow is fed by one script at most.
-      create unique index scripts_flow on scripts (flow_id) where flow_id is not null;
-
-      create table script_runs (
-        seq bigserial primary key,
-        id text not null unique,
-        script_id text not null references scripts (id) on delete cascade,
-        started_at timestamptz not null,
-        duration_ms integer not null,
-        outcome text not null check (outcome in ('ok', 'error', 'timeout', 'invalid')),
-        trigger text not null check (trigger in ('schedule', 'manual')),
-        logs jsonb not null default '[]'::jsonb,
-        error text
-      );
-      create index script_runs_script on script_runs (script_id, seq);
-    `,
-  },
+  { version: 1, name: 'initial', up: initial },
+  { version: 2, name: 'scripts', up: scripts },
 ];

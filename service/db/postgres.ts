@@ -1,41 +1,37 @@
+import { Kysely, PostgresDialect, sql, type LogConfig } from 'kysely';
 import pg from 'pg';
-import type { Database } from './database';
+import { databaseOn, type Database } from './database';
+import type { Schema } from './schema';
 
-// bigint (event ids, counts) as numbers: they stay far below 2^53.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+const { builtins } = pg.types;
+const asText = (value: string) => value;
 
-export async function openPostgres(connectionString: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: 10 });
+/**
+ * How this pool reads values, without changing pg's defaults for anyone else in the process:
+ * - bigint (event ids, counts) as numbers: they stay far below 2^53;
+ * - json and jsonb as their text, as SQLite hands them back, so both stores have one reading of
+ *   JSON columns (dialect.ts `fromJson`).
+ */
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === builtins.INT8) return Number;
+    if (oid === builtins.JSON || oid === builtins.JSONB) return asText;
+    return pg.types.getTypeParser(oid, format);
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+export async function openPostgres(connectionString: string, log?: LogConfig): Promise<Database> {
+  const pool = new pg.Pool({ connectionString, max: 10, types });
   // An idle connection the server closes (restart, admin command) is dropped by the pool and the
   // next query opens another; without a listener the error would end the process.
   pool.on('error', () => undefined);
-  // Fail at start, with the server's own words, rather than on the first request.
-  await pool.query('select 1');
-  return {
-    kind: 'postgres',
-    query: async (sql, params) => (await pool.query(sql, params as unknown[] | undefined)).rows,
-    exec: async (sql) => {
-      await pool.query(sql);
-    },
-    async transaction(work) {
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
-        const result = await work({
-          query: async (sql, params) => (await client.query(sql, params as unknown[] | undefined)).rows,
-          exec: async (sql) => {
-            await client.query(sql);
-          },
-        });
-        await client.query('commit');
-        return result;
-      } catch (error) {
-        await client.query('rollback');
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
-    close: () => pool.end(),
-  };
+  const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
+  try {
+    // Fail at start, with the server's own words, rather than on the first request.
+    await sql`select 1`.execute(kysely);
+  } catch (error) {
+    await kysely.destroy();
+    throw error;
+  }
+  return databaseOn('postgres', kysely, () => kysely.destroy());
 }

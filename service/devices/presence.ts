@@ -1,5 +1,6 @@
 import type { Device, Heartbeat } from '../../src/shared/device';
 import type { ServiceContext } from '../context';
+import type { Emit } from '../realtime/publisher';
 import { rooms } from '../realtime/rooms';
 import { DeviceRepository } from '../repositories/devices';
 
@@ -9,8 +10,8 @@ import { DeviceRepository } from '../repositories/devices';
  * The HTTP routes and the socket hub both record heartbeats through here.
  */
 
-function publishDeviceChanged(ctx: ServiceContext, tag: string): Promise<unknown> {
-  return ctx.events.publish({ type: 'device.changed', device_tag: tag }, [rooms.device(tag)]);
+function announce(emit: Emit, tag: string): void {
+  emit({ type: 'device.changed', device_tag: tag }, [rooms.device(tag)]);
 }
 
 /**
@@ -26,26 +27,32 @@ export async function recordHeartbeat(
 ): Promise<Device | null> {
   const now = ctx.clock.now();
   const diagnostics = { ...heartbeat, received_at: now.toISOString() };
-  const change = await new DeviceRepository(ctx.db).recordHeartbeat(tag, diagnostics, now, ip);
-  if (!change) return null;
-  if (!change.wasOnline) await publishDeviceChanged(ctx, tag);
-  return change.device;
+  return ctx.events.transaction(async (tx, emit) => {
+    const change = await new DeviceRepository(tx).recordHeartbeat(tag, diagnostics, now, ip);
+    if (!change) return null;
+    if (!change.wasOnline) announce(emit, tag);
+    return change.device;
+  });
 }
 
 /** The device says it is going offline (it quits). Null for an unknown device. */
 export async function recordGoingOffline(ctx: ServiceContext, tag: string): Promise<Device | null> {
-  const change = await new DeviceRepository(ctx.db).markOffline(tag);
-  if (!change) return null;
-  await publishDeviceChanged(ctx, tag);
-  return change.device;
+  return ctx.events.transaction(async (tx, emit) => {
+    const change = await new DeviceRepository(tx).markOffline(tag);
+    if (!change) return null;
+    announce(emit, tag);
+    return change.device;
+  });
 }
 
 /** Turns offline every device silent for longer than the grace period; the tags it turned offline. */
 export async function sweepPresence(ctx: ServiceContext): Promise<string[]> {
   const cutoff = new Date(ctx.clock.now().getTime() - ctx.config.offlineAfterSeconds * 1000);
-  const tags = await new DeviceRepository(ctx.db).markSilentOffline(cutoff);
-  for (const tag of tags) await publishDeviceChanged(ctx, tag);
-  return tags;
+  return ctx.events.transaction(async (tx, emit) => {
+    const tags = await new DeviceRepository(tx).markSilentOffline(cutoff);
+    for (const tag of tags) announce(emit, tag);
+    return tags;
+  });
 }
 
 /** How often the sweeper runs: three times per grace period, at most once a second. */

@@ -1,7 +1,8 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ApiError } from '../../src/shared/api-error';
 import type { FieldIssue } from '../../src/shared/issues';
+import { isStorageFull } from '../db/constraint-errors';
 
 /** An answer other than success, with the error body every route shares. */
 export class HttpError extends Error {
@@ -51,6 +52,37 @@ function validationIssues(error: FastifyError): FieldIssue[] {
   });
 }
 
+/**
+ * The longest path parameter the router hands on. Longer than any id or tag, so that those are
+ * refused by their schema, with its message; the router's own limit (100) would answer 414.
+ */
+export const PATH_PARAM_MAX = 1000;
+
+function refused(reply: FastifyReply, part: string, message: string) {
+  return reply
+    .status(400)
+    .send(errorBody('invalid_request', `invalid request: ${part}: ${message}`, [{ path: part, message }]));
+}
+
+/**
+ * The router's refusals, made before any route or hook runs (Fastify's `frameworkErrors`): a path
+ * whose percent-encoding does not decode to UTF-8 (`%zz`, `%E0%A4%A`, an encoded surrogate), or
+ * a parameter past PATH_PARAM_MAX. Answered like every other refusal instead of Fastify's body.
+ */
+export function answerRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_BAD_URL') {
+    void refused(reply, 'params', 'must be valid percent-encoded UTF-8');
+  } else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void refused(reply, 'params', `must be at most ${PATH_PARAM_MAX} characters each`);
+  } else {
+    request.log.error({ err: error }, 'request failed');
+    void reply.status(500).send(errorBody('internal', 'the service failed to answer; see its log'));
+  }
+}
+
+/** V8's message when a recursion runs out of stack, as on input nested thousands of levels deep. */
+const isStackOverflow = (error: unknown) => error instanceof RangeError && /call stack/i.test(error.message);
+
 /** Every failure becomes `{error: {code, message, details}}`; only our own faults are 500. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -64,6 +96,18 @@ export function installErrorHandling(app: FastifyInstance): void {
       const summary = details.map((d) => `${d.path}: ${d.message}`).join('; ');
       return reply.status(400).send(errorBody('invalid_request', `invalid request: ${summary}`, details));
     }
+    // A validator that threw instead of answering (Fastify marks it 500): input nested deeper than
+    // a recursive check can go, or a fault of ours, logged. Either way it is this request that
+    // cannot be accepted, and nothing was written yet.
+    if (error.validationContext) {
+      const tooDeep = isStackOverflow(error);
+      if (!tooDeep) request.log.error({ err: error }, 'a request validator threw');
+      return refused(
+        reply,
+        error.validationContext,
+        tooDeep ? 'is nested too deeply' : 'could not be checked',
+      );
+    }
     const known = FASTIFY_ERRORS[error.code];
     if (known) return reply.status(known[0]).send(errorBody(known[1], error.message));
     if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {
@@ -73,6 +117,17 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     if (!isResponseSerializationError(error) && error.statusCode && error.statusCode < 500) {
       return reply.status(error.statusCode).send(errorBody('invalid_request', error.message));
+    }
+    if (isStorageFull(error)) {
+      request.log.error({ err: error }, 'the disk is full');
+      return reply
+        .status(507)
+        .send(
+          errorBody(
+            'insufficient_storage',
+            'the service has no room left on its disk; nothing was written: free some space and try again',
+          ),
+        );
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send(errorBody('internal', 'the service failed to answer; see its log'));

@@ -25,7 +25,6 @@ export type Hub = Server<ClientToServerEvents, ServerToClientEvents, Record<stri
 
 /** More missed events than this and the device is told to resync instead. */
 const REPLAY_LIMIT = 1000;
-const PRUNE_INTERVAL_MS = 60_000;
 const STRUCTURAL: ReadonlySet<RealtimeEvent['type']> = new Set([
   'device.changed',
   'playlist.changed',
@@ -43,7 +42,13 @@ function secretOf(socket: DeviceSocket): string | null {
  * reconnects with a new handshake, so reconnections are checked too) and again at every hello.
  */
 export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
-  const io: Hub = new Server(app.server, { serveClient: false, cors: { origin: false } });
+  let closing = false;
+  const io: Hub = new Server(app.server, {
+    serveClient: false,
+    cors: { origin: false },
+    // A device reconnecting while the app closes is turned away, not kept open to hold the close.
+    allowRequest: (_request, answer) => answer(closing ? 'the service is stopping' : null, !closing),
+  });
   const log = new EventRepository(ctx.db);
 
   io.use(async (socket, next) => {
@@ -110,17 +115,16 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
     }
   });
 
-  let pruner: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    pruner = setInterval(() => {
-      log
-        .prune(ctx.config.eventRetention)
-        .catch((error: unknown) => app.log.error({ err: error }, 'prune failed'));
-    }, PRUNE_INTERVAL_MS);
-    pruner.unref();
+  // Before fastify closes the HTTP server, whose close waits for every connection to end: the
+  // devices' WebSockets would otherwise stay open (socket.io pings keep them alive) and the
+  // close would never finish. Closing the engine ends them as a lost transport, not with
+  // socket.io's "server disconnect", so devices reconnect by themselves, to whatever service
+  // listens next.
+  app.addHook('preClose', async () => {
+    closing = true;
+    io.engine.close();
   });
   app.addHook('onClose', async () => {
-    clearInterval(pruner);
     await io.close();
   });
   return io;

@@ -1,10 +1,8 @@
+import type { BoardSettings } from '../../src/shared/board';
+import type { PlaylistItem } from '../../src/shared/playlist';
 import type { Queryable } from '../db/database';
+import { fromJson } from '../db/dialect';
 import { rooms } from './rooms';
-
-interface DeviceRow {
-  playlist_id: string | null;
-  items: { type: string; board_id?: string; channel_id?: string | null }[] | null;
-}
 
 /**
  * The rooms of everything a device shows: itself, its playlist, the boards of the playlist, the
@@ -13,28 +11,35 @@ interface DeviceRow {
  */
 export async function roomsOfDevice(db: Queryable, tag: string): Promise<string[]> {
   const result = [rooms.device(tag)];
-  const [device] = await db.query<DeviceRow>(
-    'select d.playlist_id, p.items from devices d left join playlists p on p.id = d.playlist_id where d.tag = $1',
-    [tag],
-  );
+  const device = await db.kysely
+    .selectFrom('devices as d')
+    .leftJoin('playlists as p', 'p.id', 'd.playlist_id')
+    .select(['d.playlist_id', 'p.items'])
+    .where('d.tag', '=', tag)
+    .executeTakeFirst();
   if (!device?.playlist_id) return result;
   result.push(rooms.playlist(device.playlist_id));
-  const boardItems = (device.items ?? []).filter((item) => item.type === 'board' && item.board_id);
-  const boardIds = [...new Set(boardItems.map((item) => item.board_id as string))];
+  const items = device.items === null ? [] : fromJson<PlaylistItem[]>(device.items);
+  const boardItems = items.flatMap((item) => (item.type === 'board' && item.board_id ? [item] : []));
+  const boardIds = [...new Set(boardItems.map((item) => item.board_id))];
   if (boardIds.length === 0) return result;
   const channels = new Set(boardItems.flatMap((item) => (item.channel_id ? [item.channel_id] : [])));
-  const boards = await db.query<{ id: string; channel_ids: string[] | null }>(
-    "select id, settings -> 'channel_ids' as channel_ids from boards where id = any($1)",
-    [boardIds],
-  );
+  const boards = await db.kysely
+    .selectFrom('boards')
+    .select(['id', 'settings'])
+    .where('id', 'in', boardIds)
+    .execute();
   for (const board of boards) {
     result.push(rooms.board(board.id));
-    for (const channel of board.channel_ids ?? []) channels.add(channel);
+    const { channel_ids: channelIds } = fromJson<Partial<BoardSettings>>(board.settings);
+    for (const channel of channelIds ?? []) channels.add(channel);
   }
-  const flows = await db.query<{ flow_id: string }>(
-    'select distinct flow_id from widgets where board_id = any($1)',
-    [boardIds],
-  );
+  const flows = await db.kysely
+    .selectFrom('widgets')
+    .select('flow_id')
+    .distinct()
+    .where('board_id', 'in', boardIds)
+    .execute();
   result.push(...flows.map((row) => rooms.flow(row.flow_id)));
   result.push(...[...channels].map(rooms.channel));
   return result;

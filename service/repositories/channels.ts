@@ -1,14 +1,16 @@
+import { sql } from 'kysely';
+import type { BoardSettings } from '../../src/shared/board';
 import type { Channel, ChannelUpdate } from '../../src/shared/channel';
+import type { PlaylistItem } from '../../src/shared/playlist';
 import { DEFAULT_CHANNEL_ID } from '../bootstrap';
 import { transact, type Queryable } from '../db/database';
+import { fromJson, jsonArrayHasAny, jsonField, lockRows, toJson } from '../db/dialect';
 import { newId } from '../ids';
-import { one, setClause } from './rows';
+import { setsNothing } from './rows';
 
-type ChannelRow = Channel;
+const COLUMNS = ['id', 'type', 'name', 'tag', 'parent_channel_id'] as const;
 
-const COLUMNS = 'id, type, name, tag, parent_channel_id';
-
-function fromRow(row: ChannelRow): Channel {
+function fromRow(row: Channel): Channel {
   return {
     id: row.id,
     type: row.type,
@@ -44,34 +46,53 @@ export class ChannelRepository {
   constructor(private readonly db: Queryable) {}
 
   async list(): Promise<Channel[]> {
-    const rows = await this.db.query<ChannelRow>(`select ${COLUMNS} from channels order by created_at, id`);
+    const rows = await this.db.kysely
+      .selectFrom('channels')
+      .select(COLUMNS)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return rows.map(fromRow);
   }
 
   async get(id: string): Promise<Channel | null> {
-    const rows = await this.db.query<ChannelRow>(`select ${COLUMNS} from channels where id = $1`, [id]);
-    return rows[0] ? fromRow(rows[0]) : null;
+    const row = await this.db.kysely
+      .selectFrom('channels')
+      .select(COLUMNS)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
   }
 
   /** By id first, then by tag: scripts address channels by tag, the API by id. */
   async findByIdOrTag(idOrTag: string): Promise<Channel | null> {
-    const rows = await this.db.query<ChannelRow>(
-      `select ${COLUMNS} from channels where id = $1 or tag = $1 order by (id = $1) desc limit 1`,
-      [idOrTag],
-    );
-    return rows[0] ? fromRow(rows[0]) : null;
+    const rows = await this.db.kysely
+      .selectFrom('channels')
+      .select(COLUMNS)
+      .where((eb) => eb.or([eb('id', '=', idOrTag), eb('tag', '=', idOrTag)]))
+      .execute();
+    const row = rows.find((channel) => channel.id === idOrTag) ?? rows[0];
+    return row ? fromRow(row) : null;
   }
 
   async exists(id: string): Promise<boolean> {
-    return (await this.db.query('select 1 from channels where id = $1', [id])).length > 0;
+    return (await this.get(id)) !== null;
   }
 
   /** The first free tag among `slug`, `slug-2`, `slug-3`… */
   async freeTag(slug: string): Promise<string> {
-    const rows = await this.db.query<{ tag: string }>(
-      `select tag from channels where tag = $1 or (left(tag, $2) = $3 and substr(tag, $2 + 1) ~ '^[0-9]+$')`,
-      [slug, slug.length + 1, `${slug}-`],
-    );
+    const prefix = `${slug}-`;
+    const rows = await this.db.kysely
+      .selectFrom('channels')
+      .select('tag')
+      .where((eb) =>
+        eb.or([
+          eb('tag', '=', slug),
+          // substr rather than like: a slug may hold `_`, which like reads as a wildcard.
+          eb(eb.fn('substr', ['tag', sql.lit(1), sql.lit(prefix.length)]), '=', prefix),
+        ]),
+      )
+      .execute();
     const taken = new Set(rows.map((row) => row.tag));
     if (!taken.has(slug)) return slug;
     let n = 2;
@@ -79,29 +100,38 @@ export class ChannelRepository {
     return `${slug}-${n}`;
   }
 
-  /** A virtual channel; throws the database's unique violation when the tag is taken. */
+  /** A virtual channel; throws the store's unique violation when the tag is taken. */
   async createVirtual(input: {
     name: string;
     tag: string;
     parent_channel_id: string;
     created_at: Date;
   }): Promise<Channel> {
-    const rows = await this.db.query<ChannelRow>(
-      `insert into channels (id, type, name, tag, parent_channel_id, created_at)
-       values ($1, 'virtualized', $2, $3, $4, $5) returning ${COLUMNS}`,
-      [newId('ch'), input.name, input.tag, input.parent_channel_id, input.created_at],
-    );
-    return fromRow(one(rows));
+    const row = await this.db.kysely
+      .insertInto('channels')
+      .values({
+        id: newId('ch'),
+        type: 'virtualized',
+        name: input.name,
+        tag: input.tag,
+        parent_channel_id: input.parent_channel_id,
+        created_at: input.created_at.toISOString(),
+      })
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow();
+    return fromRow(row);
   }
 
   async update(id: string, patch: ChannelUpdate): Promise<Channel | null> {
-    const { sql, params } = setClause(patch, { name: 'name', tag: 'tag' }, 2);
-    if (!sql) return this.get(id);
-    const rows = await this.db.query<ChannelRow>(
-      `update channels set ${sql} where id = $1 returning ${COLUMNS}`,
-      [id, ...params],
-    );
-    return rows[0] ? fromRow(rows[0]) : null;
+    const set = { name: patch.name, tag: patch.tag };
+    if (setsNothing(set)) return this.get(id);
+    const row = await this.db.kysely
+      .updateTable('channels')
+      .set(set)
+      .where('id', '=', id)
+      .returning(COLUMNS)
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
   }
 
   /**
@@ -112,48 +142,72 @@ export class ChannelRepository {
    */
   async delete(id: string): Promise<DeletedChannel | null> {
     return transact(this.db, async (tx) => {
+      const { kind, kysely } = tx;
       const doomed = (
-        await tx.query<{ id: string }>(
-          `with recursive doomed (id) as (
-             select id from channels where id = $1
-             union all
-             select c.id from channels c join doomed d on c.parent_channel_id = d.id
-           )
-           select id from doomed`,
-          [id],
-        )
+        await kysely
+          .withRecursive('doomed(id)', (db) =>
+            db
+              .selectFrom('channels')
+              .select('id')
+              .where('id', '=', id)
+              .unionAll(
+                db
+                  .selectFrom('channels as c')
+                  .innerJoin('doomed as d', 'c.parent_channel_id', 'd.id')
+                  .select('c.id'),
+              ),
+          )
+          .selectFrom('doomed')
+          .select('id')
+          .execute()
       ).map((row) => row.id);
       if (doomed.length === 0) return null;
-      const flows = await tx.query<{ id: string }>(
-        'select id from flows where channel_id = any($1) order by id',
-        [doomed],
-      );
-      const boards = await tx.query<{ id: string; channel_ids: string[] }>(
-        "select id, settings -> 'channel_ids' as channel_ids from boards where settings -> 'channel_ids' ?| $1",
-        [doomed],
-      );
+      const now = new Date().toISOString();
+      const flows = await kysely
+        .selectFrom('flows')
+        .select('id')
+        .where('channel_id', 'in', doomed)
+        .orderBy('id')
+        .execute();
+      const boards = await lockRows(
+        kind,
+        kysely
+          .selectFrom('boards')
+          .select(['id', 'settings'])
+          .where(jsonArrayHasAny(kind, jsonField('settings', 'channel_ids'), doomed)),
+      ).execute();
       for (const board of boards) {
-        const kept = board.channel_ids.filter((channel) => !doomed.includes(channel));
-        await tx.query(
-          "update boards set settings = jsonb_set(settings, '{channel_ids}', $2::jsonb), updated_at = now() where id = $1",
-          [board.id, JSON.stringify(kept.length ? kept : [DEFAULT_CHANNEL_ID])],
-        );
+        const settings = fromJson<BoardSettings>(board.settings);
+        const kept = settings.channel_ids.filter((channel) => !doomed.includes(channel));
+        await kysely
+          .updateTable('boards')
+          .set({
+            settings: toJson({ ...settings, channel_ids: kept.length ? kept : [DEFAULT_CHANNEL_ID] }),
+            updated_at: now,
+          })
+          .where('id', '=', board.id)
+          .execute();
       }
-      const playlists = await tx.query<{ id: string; items: { channel_id?: string | null }[] }>(
-        `select id, items from playlists
-         where exists (select 1 from jsonb_array_elements(items) item where item ->> 'channel_id' = any($1))`,
-        [doomed],
-      );
+      const playlists = await lockRows(
+        kind,
+        kysely
+          .selectFrom('playlists')
+          .select(['id', 'items'])
+          .where(jsonArrayHasAny(kind, sql.ref('items'), doomed, 'channel_id')),
+      ).execute();
       for (const playlist of playlists) {
-        const items = playlist.items.map((item) =>
-          item.channel_id && doomed.includes(item.channel_id) ? { ...item, channel_id: null } : item,
+        const items = fromJson<PlaylistItem[]>(playlist.items).map((item) =>
+          item.type === 'board' && item.channel_id && doomed.includes(item.channel_id)
+            ? { ...item, channel_id: null }
+            : item,
         );
-        await tx.query('update playlists set items = $2::jsonb, updated_at = now() where id = $1', [
-          playlist.id,
-          JSON.stringify(items),
-        ]);
+        await kysely
+          .updateTable('playlists')
+          .set({ items: toJson(items), updated_at: now })
+          .where('id', '=', playlist.id)
+          .execute();
       }
-      await tx.query('delete from channels where id = $1', [id]);
+      await kysely.deleteFrom('channels').where('id', '=', id).execute();
       return {
         flowIds: flows.map((flow) => flow.id),
         boardIds: boards.map((board) => board.id),

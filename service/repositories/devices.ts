@@ -1,7 +1,20 @@
 import type { Device, DeviceCreate, DeviceUpdate } from '../../src/shared/device';
-import type { Queryable } from '../db/database';
+import { transact, type Queryable } from '../db/database';
+import { flag, fromJsonOrNull, lockRows, toJson } from '../db/dialect';
 import { newId } from '../ids';
-import { iso, one, setClause } from './rows';
+import { iso, setsNothing } from './rows';
+
+/** The columns a device answer is made of: `diagnostics` is only served by the status route. */
+const COLUMNS = [
+  'id',
+  'tag',
+  'playlist_id',
+  'name',
+  'description',
+  'online',
+  'last_seen_date',
+  'last_seen_ip',
+] as const;
 
 interface DeviceRow {
   id: string;
@@ -9,13 +22,10 @@ interface DeviceRow {
   playlist_id: string | null;
   name: string;
   description: string;
-  online: boolean;
-  last_seen_date: Date | null;
+  online: boolean | number;
+  last_seen_date: Date | string | null;
   last_seen_ip: string | null;
 }
-
-/** The columns a device answer is made of: `diagnostics` is only served by the status route. */
-const COLUMNS = 'id, tag, playlist_id, name, description, online, last_seen_date, last_seen_ip';
 
 function fromRow(row: DeviceRow): Device {
   return {
@@ -24,7 +34,7 @@ function fromRow(row: DeviceRow): Device {
     playlist_id: row.playlist_id,
     name: row.name,
     description: row.description,
-    online: row.online,
+    online: flag(row.online),
     last_seen_date: iso(row.last_seen_date),
     last_seen_ip: row.last_seen_ip,
   };
@@ -41,39 +51,76 @@ export class DeviceRepository {
   constructor(private readonly db: Queryable) {}
 
   async list(): Promise<Device[]> {
-    const rows = await this.db.query<DeviceRow>(`select ${COLUMNS} from devices order by tag`);
+    const rows = await this.db.kysely.selectFrom('devices').select(COLUMNS).orderBy('tag').execute();
     return rows.map(fromRow);
   }
 
   async findByTag(tag: string): Promise<Device | null> {
-    const rows = await this.db.query<DeviceRow>(`select ${COLUMNS} from devices where tag = $1`, [tag]);
-    return rows[0] ? fromRow(rows[0]) : null;
+    const row = await this.db.kysely
+      .selectFrom('devices')
+      .select(COLUMNS)
+      .where('tag', '=', tag)
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
   }
 
-  /** Throws PostgreSQL's unique violation for a taken tag, its foreign key one for an unknown playlist. */
+  /** Throws the store's unique violation for a taken tag, its foreign key one for an unknown playlist. */
   async create(input: DeviceCreate): Promise<Device> {
-    const rows = await this.db.query<DeviceRow>(
-      `insert into devices (id, tag, name, description, playlist_id) values ($1, $2, $3, $4, $5)
-       returning ${COLUMNS}`,
-      [newId('dev'), input.tag, input.name, input.description, input.playlist_id],
-    );
-    return fromRow(one(rows));
+    const row = await this.db.kysely
+      .insertInto('devices')
+      .values({
+        id: newId('dev'),
+        tag: input.tag,
+        name: input.name,
+        description: input.description,
+        playlist_id: input.playlist_id,
+      })
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow();
+    return fromRow(row);
   }
 
   /** Null when there is no such device; an empty patch answers the device as it is. */
   async update(tag: string, patch: DeviceUpdate): Promise<Device | null> {
-    const set = setClause(patch, { name: 'name', description: 'description', playlist_id: 'playlist_id' }, 2);
-    if (!set.sql) return this.findByTag(tag);
-    const rows = await this.db.query<DeviceRow>(
-      `update devices set ${set.sql} where tag = $1 returning ${COLUMNS}`,
-      [tag, ...set.params],
-    );
-    return rows[0] ? fromRow(rows[0]) : null;
+    const set = { name: patch.name, description: patch.description, playlist_id: patch.playlist_id };
+    if (setsNothing(set)) return this.findByTag(tag);
+    const row = await this.db.kysely
+      .updateTable('devices')
+      .set(set)
+      .where('tag', '=', tag)
+      .returning(COLUMNS)
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
   }
 
   async delete(tag: string): Promise<boolean> {
-    const rows = await this.db.query('delete from devices where tag = $1 returning id', [tag]);
-    return rows.length > 0;
+    const result = await this.db.kysely.deleteFrom('devices').where('tag', '=', tag).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  /**
+   * Sets what `set` says on the device and answers whether it was online before. The previous
+   * state is read under the row's lock in the same transaction, so two heartbeats racing each
+   * other cannot both believe they brought the device online.
+   */
+  private async changePresence(
+    tag: string,
+    set: { online: boolean; last_seen_date?: string; last_seen_ip?: string; diagnostics?: string },
+  ): Promise<PresenceChange | null> {
+    return transact(this.db, async ({ kind, kysely }) => {
+      const previous = await lockRows(
+        kind,
+        kysely.selectFrom('devices').select(['id', 'online']).where('tag', '=', tag),
+      ).executeTakeFirst();
+      if (!previous) return null;
+      const row = await kysely
+        .updateTable('devices')
+        .set(set)
+        .where('id', '=', previous.id)
+        .returning(COLUMNS)
+        .executeTakeFirstOrThrow();
+      return { device: fromRow(row), wasOnline: flag(previous.online) };
+    });
   }
 
   /** Records a heartbeat: the device is online, seen now from `ip`, and `diagnostics` replace the last ones. */
@@ -83,58 +130,47 @@ export class DeviceRepository {
     at: Date,
     ip: string,
   ): Promise<PresenceChange | null> {
-    // The previous `online` comes from the same statement, so two heartbeats racing each other
-    // cannot both believe they brought the device online.
-    const rows = await this.db.query<DeviceRow & { was_online: boolean }>(
-      `with previous as (select id, online from devices where tag = $1 for update)
-       update devices d
-          set online = true, last_seen_date = $2, last_seen_ip = $3, diagnostics = $4::jsonb
-         from previous
-        where d.id = previous.id
-       returning d.id, d.tag, d.playlist_id, d.name, d.description, d.online, d.last_seen_date,
-                 d.last_seen_ip, previous.online as was_online`,
-      [tag, at, ip, JSON.stringify(diagnostics)],
-    );
-    return rows[0] ? { device: fromRow(rows[0]), wasOnline: rows[0].was_online } : null;
+    return this.changePresence(tag, {
+      online: true,
+      last_seen_date: at.toISOString(),
+      last_seen_ip: ip,
+      diagnostics: toJson(diagnostics),
+    });
   }
 
   async markOffline(tag: string): Promise<PresenceChange | null> {
-    const rows = await this.db.query<DeviceRow & { was_online: boolean }>(
-      `with previous as (select id, online from devices where tag = $1 for update)
-       update devices d
-          set online = false
-         from previous
-        where d.id = previous.id
-       returning d.id, d.tag, d.playlist_id, d.name, d.description, d.online, d.last_seen_date,
-                 d.last_seen_ip, previous.online as was_online`,
-      [tag],
-    );
-    return rows[0] ? { device: fromRow(rows[0]), wasOnline: rows[0].was_online } : null;
+    return this.changePresence(tag, { online: false });
   }
 
   /** Turns offline every online device last seen before `cutoff`; their tags. */
   async markSilentOffline(cutoff: Date): Promise<string[]> {
-    const rows = await this.db.query<{ tag: string }>(
-      'update devices set online = false where online and last_seen_date < $1 returning tag',
-      [cutoff],
-    );
+    const rows = await this.db.kysely
+      .updateTable('devices')
+      .set({ online: false })
+      .where('online', '=', true)
+      .where('last_seen_date', '<', cutoff.toISOString())
+      .returning('tag')
+      .execute();
     return rows.map((row) => row.tag).sort();
   }
 
   /** The stored diagnostics of the last heartbeat: undefined without such a device, null without a heartbeat. */
   async diagnostics(tag: string): Promise<Record<string, unknown> | null | undefined> {
-    const rows = await this.db.query<{ diagnostics: Record<string, unknown> | null }>(
-      'select diagnostics from devices where tag = $1',
-      [tag],
-    );
-    return rows[0] ? rows[0].diagnostics : undefined;
+    const row = await this.db.kysely
+      .selectFrom('devices')
+      .select('diagnostics')
+      .where('tag', '=', tag)
+      .executeTakeFirst();
+    return row ? fromJsonOrNull<Record<string, unknown>>(row.diagnostics) : undefined;
   }
 
   async tagsWithPlaylist(playlistId: string): Promise<string[]> {
-    const rows = await this.db.query<{ tag: string }>(
-      'select tag from devices where playlist_id = $1 order by tag',
-      [playlistId],
-    );
+    const rows = await this.db.kysely
+      .selectFrom('devices')
+      .select('tag')
+      .where('playlist_id', '=', playlistId)
+      .orderBy('tag')
+      .execute();
     return rows.map((row) => row.tag);
   }
 }

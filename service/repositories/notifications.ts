@@ -1,15 +1,11 @@
+import type { Selectable } from 'kysely';
 import type { Notification, NotificationCreate } from '../../src/shared/notification';
 import type { Queryable } from '../db/database';
+import type { NotificationsTable } from '../db/schema';
 import { newId } from '../ids';
-import { isoRequired, one } from './rows';
+import { isoRequired } from './rows';
 
-interface NotificationRow extends Omit<Notification, 'created_at'> {
-  created_at: Date;
-}
-
-const COLUMNS = 'id, channel_id, title, message, icon, duration, sound_url, created_at';
-
-function fromRow(row: NotificationRow): Notification {
+function fromRow(row: Selectable<NotificationsTable>): Notification {
   return {
     id: row.id,
     channel_id: row.channel_id,
@@ -32,47 +28,64 @@ export interface NotificationQuery {
 export class NotificationRepository {
   constructor(private readonly db: Queryable) {}
 
+  /** Throws the store's foreign key violation when the channel is gone. */
   async create(channelId: string, input: NotificationCreate, at: Date): Promise<Notification> {
-    const rows = await this.db.query<NotificationRow>(
-      `insert into notifications (id, channel_id, title, message, icon, duration, sound_url, created_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8) returning ${COLUMNS}`,
-      [
-        newId('nt'),
-        channelId,
-        input.title ?? null,
-        input.message ?? null,
+    const row = await this.db.kysely
+      .insertInto('notifications')
+      .values({
+        id: newId('nt'),
+        channel_id: channelId,
+        title: input.title ?? null,
+        message: input.message ?? null,
         // "" is how scripts say "no icon".
-        input.icon ? input.icon : null,
-        input.duration,
-        input.sound_url ?? null,
-        at,
-      ],
-    );
-    return fromRow(one(rows));
+        icon: input.icon ? input.icon : null,
+        duration: input.duration,
+        sound_url: input.sound_url ?? null,
+        created_at: at.toISOString(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return fromRow(row);
   }
 
   /** Newest first. */
   async list(query: NotificationQuery): Promise<Notification[]> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (query.channelId !== undefined) {
-      params.push(query.channelId);
-      where.push(`channel_id = $${params.length}`);
-    }
-    if (query.since !== undefined) {
-      params.push(query.since);
-      where.push(`created_at > $${params.length}`);
-    }
-    params.push(query.limit);
-    const rows = await this.db.query<NotificationRow>(
-      `select ${COLUMNS} from notifications ${where.length ? `where ${where.join(' and ')}` : ''}
-       order by created_at desc, id desc limit $${params.length}`,
-      params,
-    );
+    const { channelId, since } = query;
+    const rows = await this.db.kysely
+      .selectFrom('notifications')
+      .selectAll()
+      .$if(channelId !== undefined, (q) => q.where('channel_id', '=', channelId as string))
+      .$if(since !== undefined, (q) => q.where('created_at', '>', (since as Date).toISOString()))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(query.limit)
+      .execute();
     return rows.map(fromRow);
   }
 
   async delete(id: string): Promise<boolean> {
-    return (await this.db.query('delete from notifications where id = $1 returning id', [id])).length > 0;
+    const result = await this.db.kysely.deleteFrom('notifications').where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  /** Keeps the newest `keep` notifications, none created before `before`. */
+  async prune(keep: number, before: Date): Promise<void> {
+    await this.db.kysely.deleteFrom('notifications').where('created_at', '<', before.toISOString()).execute();
+    const cut = await this.db.kysely
+      .selectFrom('notifications')
+      .select(['created_at', 'id'])
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(keep)
+      .limit(1)
+      .executeTakeFirst();
+    if (!cut) return;
+    const at = typeof cut.created_at === 'string' ? cut.created_at : cut.created_at.toISOString();
+    await this.db.kysely
+      .deleteFrom('notifications')
+      .where((eb) =>
+        eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<=', cut.id)])]),
+      )
+      .execute();
   }
 }

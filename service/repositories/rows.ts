@@ -1,4 +1,7 @@
-/** Timestamps come back as Date from both stores; the API speaks ISO 8601. */
+/**
+ * Timestamps come back as Date from PostgreSQL and as the ISO 8601 text they were written as
+ * from SQLite; the API speaks ISO 8601.
+ */
 export function iso(value: Date | string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   return (value instanceof Date ? value : new Date(value)).toISOString();
@@ -8,25 +11,10 @@ export function isoRequired(value: Date | string): string {
   return iso(value) as string;
 }
 
-/** Builds "a = $1, b = $2" and its parameters from the defined fields of a patch. */
-export function setClause(
-  patch: Record<string, unknown>,
-  columns: Record<string, string>,
-  firstParam = 1,
-): { sql: string; params: unknown[] } {
-  const parts: string[] = [];
-  const params: unknown[] = [];
-  for (const [field, column] of Object.entries(columns)) {
-    if (patch[field] === undefined) continue;
-    params.push(patch[field]);
-    parts.push(`${column} = $${firstParam + params.length - 1}`);
-  }
-  return { sql: parts.join(', '), params };
-}
-
-/** The row an `insert … returning` or `update … returning` must give back. */
-export function one<T>(rows: readonly T[]): T {
-  const row = rows[0];
-  if (row === undefined) throw new Error('the database returned no row where one was expected');
-  return row;
+/**
+ * Whether an `update … set` object sets nothing: Kysely leaves out the fields that are undefined,
+ * so a patch can be handed over as it is, once it is known to set something.
+ */
+export function setsNothing(set: Record<string, unknown>): boolean {
+  return Object.values(set).every((value) => value === undefined);
 }

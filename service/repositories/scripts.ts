@@ -1,39 +1,35 @@
-import {
-  parseDuration,
-  SCRIPT_RUNS_KEPT,
-  type Script,
-  type ScriptRun,
-  type ScriptRunOutcome,
-} from '../../src/shared/script';
+import type { Selectable } from 'kysely';
+import { parseDuration, SCRIPT_RUNS_KEPT, type Script, type ScriptRun } from '../../src/shared/script';
 import type { Queryable } from '../db/database';
+import { flag, fromJson, toJson } from '../db/dialect';
+import type { ScriptRunsTable, ScriptsTable } from '../db/schema';
 import { newId } from '../ids';
-import { isoRequired, one, setClause } from './rows';
+import { isoRequired } from './rows';
 
-interface ScriptRow {
-  id: string;
-  name: string;
-  code: string;
-  run_interval: string;
-  timeout_seconds: number;
-  enabled: boolean;
-  flow_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+type ScriptRow = Selectable<ScriptsTable>;
+type RunRow = Omit<Selectable<ScriptRunsTable>, 'seq'>;
 
-interface RunRow {
-  id: string;
-  script_id: string;
-  started_at: Date;
-  duration_ms: number;
-  outcome: ScriptRunOutcome;
-  trigger: ScriptRun['trigger'];
-  logs: string[];
-  error: string | null;
-}
-
-const COLUMNS = 'id, name, code, run_interval, timeout_seconds, enabled, flow_id, created_at, updated_at';
-const RUN_COLUMNS = 'id, script_id, started_at, duration_ms, outcome, trigger, logs, error';
+const COLUMNS = [
+  'id',
+  'name',
+  'code',
+  'run_interval',
+  'timeout_seconds',
+  'enabled',
+  'flow_id',
+  'created_at',
+  'updated_at',
+] as const;
+const RUN_COLUMNS = [
+  'id',
+  'script_id',
+  'started_at',
+  'duration_ms',
+  'outcome',
+  'trigger',
+  'logs',
+  'error',
+] as const;
 
 function fromRow(row: ScriptRow): Script {
   return {
@@ -44,7 +40,7 @@ function fromRow(row: ScriptRow): Script {
     // Stored intervals were checked on the way in.
     interval_seconds: (parseDuration(row.run_interval) ?? 0) / 1000,
     timeout_seconds: row.timeout_seconds,
-    enabled: row.enabled,
+    enabled: flag(row.enabled),
     flow_id: row.flow_id,
     created_at: isoRequired(row.created_at),
     updated_at: isoRequired(row.updated_at),
@@ -59,7 +55,7 @@ function runFromRow(row: RunRow): ScriptRun {
     duration_ms: row.duration_ms,
     outcome: row.outcome,
     trigger: row.trigger,
-    logs: row.logs,
+    logs: fromJson<string[]>(row.logs),
     error: row.error,
   };
 }
@@ -81,102 +77,126 @@ export class ScriptRepository {
   constructor(private readonly db: Queryable) {}
 
   async list(): Promise<Script[]> {
-    const rows = await this.db.query<ScriptRow>(`select ${COLUMNS} from scripts order by created_at, id`);
+    const rows = await this.db.kysely
+      .selectFrom('scripts')
+      .select(COLUMNS)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return rows.map(fromRow);
   }
 
   async get(id: string): Promise<Script | null> {
-    const rows = await this.db.query<ScriptRow>(`select ${COLUMNS} from scripts where id = $1`, [id]);
-    return rows[0] ? fromRow(rows[0]) : null;
+    const row = await this.db.kysely
+      .selectFrom('scripts')
+      .select(COLUMNS)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
   }
 
   /** The script that feeds the flow, if any. */
   async findByFlow(flowId: string): Promise<Script | null> {
-    const rows = await this.db.query<ScriptRow>(`select ${COLUMNS} from scripts where flow_id = $1`, [
-      flowId,
-    ]);
-    return rows[0] ? fromRow(rows[0]) : null;
+    const row = await this.db.kysely
+      .selectFrom('scripts')
+      .select(COLUMNS)
+      .where('flow_id', '=', flowId)
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
   }
 
-  /** Throws the database's unique violation when another script feeds the flow. */
+  /** Throws the store's unique violation when another script feeds the flow. */
   async create(input: NewScript, at: Date): Promise<Script> {
-    const rows = await this.db.query<ScriptRow>(
-      `insert into scripts (id, name, code, run_interval, timeout_seconds, enabled, flow_id, created_at,
-         updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $8) returning ${COLUMNS}`,
-      [
-        newId('sc'),
-        input.name,
-        input.code,
-        input.interval,
-        input.timeout_seconds,
-        input.enabled,
-        input.flow_id,
-        at,
-      ],
-    );
-    return fromRow(one(rows));
+    const now = at.toISOString();
+    const row = await this.db.kysely
+      .insertInto('scripts')
+      .values({
+        id: newId('sc'),
+        name: input.name,
+        code: input.code,
+        run_interval: input.interval,
+        timeout_seconds: input.timeout_seconds,
+        enabled: input.enabled,
+        flow_id: input.flow_id,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow();
+    return fromRow(row);
   }
 
   /** Null when there is no such script; `updated_at` moves on every call (the scheduler reads it). */
   async update(id: string, patch: ScriptPatch, at: Date): Promise<Script | null> {
-    const { sql, params } = setClause(
-      patch,
-      {
-        name: 'name',
-        code: 'code',
-        interval: 'run_interval',
-        timeout_seconds: 'timeout_seconds',
-        enabled: 'enabled',
-        flow_id: 'flow_id',
-      },
-      3,
-    );
-    const rows = await this.db.query<ScriptRow>(
-      `update scripts set ${sql ? `${sql}, ` : ''}updated_at = $2 where id = $1 returning ${COLUMNS}`,
-      [id, at, ...params],
-    );
-    return rows[0] ? fromRow(rows[0]) : null;
+    const set = {
+      name: patch.name,
+      code: patch.code,
+      run_interval: patch.interval,
+      timeout_seconds: patch.timeout_seconds,
+      enabled: patch.enabled,
+      flow_id: patch.flow_id,
+    };
+    const row = await this.db.kysely
+      .updateTable('scripts')
+      .set({ ...set, updated_at: at.toISOString() })
+      .where('id', '=', id)
+      .returning(COLUMNS)
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
   }
 
   /** The deleted script (its runs go by cascade), or null when unknown. */
   async delete(id: string): Promise<Script | null> {
-    const rows = await this.db.query<ScriptRow>(`delete from scripts where id = $1 returning ${COLUMNS}`, [
-      id,
-    ]);
-    return rows[0] ? fromRow(rows[0]) : null;
+    const row = await this.db.kysely
+      .deleteFrom('scripts')
+      .where('id', '=', id)
+      .returning(COLUMNS)
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
   }
 
   /** Stores a run and drops the script's runs beyond the newest `keep`. */
   async addRun(input: NewScriptRun, keep: number = SCRIPT_RUNS_KEPT): Promise<ScriptRun> {
-    const rows = await this.db.query<RunRow>(
-      `insert into script_runs (id, script_id, started_at, duration_ms, outcome, trigger, logs, error)
-       values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8) returning ${RUN_COLUMNS}`,
-      [
-        newId('run'),
-        input.script_id,
-        input.started_at,
-        input.duration_ms,
-        input.outcome,
-        input.trigger,
-        JSON.stringify(input.logs),
-        input.error,
-      ],
-    );
-    await this.db.query(
-      `delete from script_runs where script_id = $1 and seq <= (
-         select seq from script_runs where script_id = $1 order by seq desc offset $2 limit 1)`,
-      [input.script_id, keep],
-    );
-    return runFromRow(one(rows));
+    const { kysely } = this.db;
+    const row = await kysely
+      .insertInto('script_runs')
+      .values({
+        id: newId('run'),
+        script_id: input.script_id,
+        started_at: input.started_at.toISOString(),
+        duration_ms: input.duration_ms,
+        outcome: input.outcome,
+        trigger: input.trigger,
+        logs: toJson(input.logs),
+        error: input.error,
+      })
+      .returning(RUN_COLUMNS)
+      .executeTakeFirstOrThrow();
+    await kysely
+      .deleteFrom('script_runs')
+      .where('script_id', '=', input.script_id)
+      .where('seq', '<=', (eb) =>
+        eb
+          .selectFrom('script_runs')
+          .select('seq')
+          .where('script_id', '=', input.script_id)
+          .orderBy('seq', 'desc')
+          .limit(1)
+          .offset(keep),
+      )
+      .execute();
+    return runFromRow(row);
   }
 
   /** Newest first. */
   async listRuns(scriptId: string, limit: number = SCRIPT_RUNS_KEPT): Promise<ScriptRun[]> {
-    const rows = await this.db.query<RunRow>(
-      `select ${RUN_COLUMNS} from script_runs where script_id = $1 order by seq desc limit $2`,
-      [scriptId, limit],
-    );
+    const rows = await this.db.kysely
+      .selectFrom('script_runs')
+      .select(RUN_COLUMNS)
+      .where('script_id', '=', scriptId)
+      .orderBy('seq', 'desc')
+      .limit(limit)
+      .execute();
     return rows.map(runFromRow);
   }
 }

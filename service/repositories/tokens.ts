@@ -1,22 +1,15 @@
+import type { Selectable } from 'kysely';
 import type { Token, TokenScope } from '../../src/shared/token';
 import type { Queryable } from '../db/database';
+import type { TokensTable } from '../db/schema';
 import { newId } from '../ids';
-import { iso, isoRequired, one } from './rows';
-
-interface TokenRow {
-  id: string;
-  scope: TokenScope;
-  name: string;
-  secret_hash: string;
-  created_at: Date;
-  last_used_at: Date | null;
-}
+import { iso, isoRequired } from './rows';
 
 export interface StoredToken extends Token {
   secret_hash: string;
 }
 
-function fromRow(row: TokenRow): StoredToken {
+function fromRow(row: Selectable<TokensTable>): StoredToken {
   return {
     id: row.id,
     scope: row.scope,
@@ -35,33 +28,44 @@ export class TokenRepository {
   constructor(private readonly db: Queryable) {}
 
   async create(input: { scope: TokenScope; name: string; secretHash: string }): Promise<StoredToken> {
-    const rows = await this.db.query<TokenRow>(
-      'insert into tokens (id, scope, name, secret_hash) values ($1, $2, $3, $4) returning *',
-      [newId('tok'), input.scope, input.name, input.secretHash],
-    );
-    return fromRow(one(rows));
+    const row = await this.db.kysely
+      .insertInto('tokens')
+      .values({ id: newId('tok'), scope: input.scope, name: input.name, secret_hash: input.secretHash })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return fromRow(row);
   }
 
   async list(scopes: readonly TokenScope[]): Promise<StoredToken[]> {
-    const rows = scopes.length
-      ? await this.db.query<TokenRow>('select * from tokens where scope = any($1) order by created_at, id', [
-          scopes,
-        ])
-      : await this.db.query<TokenRow>('select * from tokens order by created_at, id');
+    const rows = await this.db.kysely
+      .selectFrom('tokens')
+      .selectAll()
+      .$if(scopes.length > 0, (query) => query.where('scope', 'in', scopes))
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return rows.map(fromRow);
   }
 
   async findByHash(secretHash: string): Promise<StoredToken | null> {
-    const rows = await this.db.query<TokenRow>('select * from tokens where secret_hash = $1', [secretHash]);
-    return rows[0] ? fromRow(rows[0]) : null;
+    const row = await this.db.kysely
+      .selectFrom('tokens')
+      .selectAll()
+      .where('secret_hash', '=', secretHash)
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
   }
 
   async delete(id: string): Promise<boolean> {
-    const rows = await this.db.query('delete from tokens where id = $1 returning id', [id]);
-    return rows.length > 0;
+    const result = await this.db.kysely.deleteFrom('tokens').where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
   }
 
   async touch(id: string, at: Date): Promise<void> {
-    await this.db.query('update tokens set last_used_at = $2 where id = $1', [id, at]);
+    await this.db.kysely
+      .updateTable('tokens')
+      .set({ last_used_at: at.toISOString() })
+      .where('id', '=', id)
+      .execute();
   }
 }

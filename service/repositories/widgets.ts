@@ -2,12 +2,10 @@ import type { MetricsData } from '../../src/shared/metrics';
 import type { Variant } from '../../src/shared/variants';
 import type { Widget } from '../../src/shared/widget';
 import type { Queryable } from '../db/database';
+import { flag, fromJson } from '../db/dialect';
 import { newId } from '../ids';
-import { one } from './rows';
 
-type WidgetRow = Widget;
-
-function fromRow(row: WidgetRow): Widget {
+function fromRow(row: Widget): Widget {
   return {
     id: row.id,
     variant: row.variant,
@@ -18,7 +16,7 @@ function fromRow(row: WidgetRow): Widget {
     width: row.width,
     height: row.height,
     in_board_index: row.in_board_index,
-    background: row.background,
+    background: row.background as Widget['background'],
   };
 }
 
@@ -37,105 +35,127 @@ export interface WidgetWithFlow extends Widget {
 
 export type NewWidget = Omit<Widget, 'id'>;
 
-const COLUMNS = 'id, variant, board_id, flow_id, "column", "row", width, height, in_board_index, background';
+const COLUMNS = [
+  'id',
+  'variant',
+  'board_id',
+  'flow_id',
+  'column',
+  'row',
+  'width',
+  'height',
+  'in_board_index',
+  'background',
+] as const;
 
 /** Widgets in drawing order: lowest `in_board_index` first. */
 export class WidgetRepository {
   constructor(private readonly db: Queryable) {}
 
   async listByBoard(boardId: string): Promise<Widget[]> {
-    const rows = await this.db.query<WidgetRow>(
-      `select ${COLUMNS} from widgets where board_id = $1 order by in_board_index, id`,
-      [boardId],
-    );
+    const rows = await this.db.kysely
+      .selectFrom('widgets')
+      .select(COLUMNS)
+      .where('board_id', '=', boardId)
+      .orderBy('in_board_index')
+      .orderBy('id')
+      .execute();
     return rows.map(fromRow);
   }
 
   async listWithFlows(boardId: string): Promise<WidgetWithFlow[]> {
-    const rows = await this.db.query<
-      WidgetRow & { flow_tag: string; flow_variant: Variant; flow_data: MetricsData; flow_errored: boolean }
-    >(
-      `select w.id, w.variant, w.board_id, w.flow_id, w."column", w."row", w.width, w.height,
-              w.in_board_index, w.background,
-              f.tag as flow_tag, f.variant as flow_variant, f.data as flow_data, f.errored as flow_errored
-       from widgets w join flows f on f.id = w.flow_id
-       where w.board_id = $1 order by w.in_board_index, w.id`,
-      [boardId],
-    );
+    const rows = await this.db.kysely
+      .selectFrom('widgets as w')
+      .innerJoin('flows as f', 'f.id', 'w.flow_id')
+      .select(COLUMNS.map((column) => `w.${column}` as const))
+      .select([
+        'f.tag as flow_tag',
+        'f.variant as flow_variant',
+        'f.data as flow_data',
+        'f.errored as flow_errored',
+      ])
+      .where('w.board_id', '=', boardId)
+      .orderBy('w.in_board_index')
+      .orderBy('w.id')
+      .execute();
     return rows.map((row) => ({
       ...fromRow(row),
       flow: {
         id: row.flow_id,
         tag: row.flow_tag,
         variant: row.flow_variant,
-        data: row.flow_data,
-        errored: row.flow_errored,
+        data: fromJson<MetricsData>(row.flow_data),
+        errored: flag(row.flow_errored),
       },
     }));
   }
 
   async get(boardId: string, widgetId: string): Promise<Widget | null> {
-    const rows = await this.db.query<WidgetRow>(
-      `select ${COLUMNS} from widgets where board_id = $1 and id = $2`,
-      [boardId, widgetId],
-    );
-    return rows[0] ? fromRow(rows[0]) : null;
+    const row = await this.db.kysely
+      .selectFrom('widgets')
+      .select(COLUMNS)
+      .where('board_id', '=', boardId)
+      .where('id', '=', widgetId)
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
   }
 
   /** The index that draws over every widget of the board: 0 on an empty board. */
   async nextIndex(boardId: string): Promise<number> {
-    const rows = await this.db.query<{ next: number | string }>(
-      'select coalesce(max(in_board_index) + 1, 0) as next from widgets where board_id = $1',
-      [boardId],
-    );
-    return Number(one(rows).next);
+    const row = await this.db.kysely
+      .selectFrom('widgets')
+      .select((eb) => eb.fn.max('in_board_index').as('last'))
+      .where('board_id', '=', boardId)
+      .executeTakeFirst();
+    const last = row?.last;
+    return last === null || last === undefined ? 0 : Number(last) + 1;
   }
 
   async create(input: NewWidget): Promise<Widget> {
-    const rows = await this.db.query<WidgetRow>(
-      `insert into widgets (${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-       returning ${COLUMNS}`,
-      [
-        newId('wid'),
-        input.variant,
-        input.board_id,
-        input.flow_id,
-        input.column,
-        input.row,
-        input.width,
-        input.height,
-        input.in_board_index,
-        input.background,
-      ],
-    );
-    return fromRow(one(rows));
+    const row = await this.db.kysely
+      .insertInto('widgets')
+      .values({
+        id: newId('wid'),
+        variant: input.variant,
+        board_id: input.board_id,
+        flow_id: input.flow_id,
+        column: input.column,
+        row: input.row,
+        width: input.width,
+        height: input.height,
+        in_board_index: input.in_board_index,
+        background: input.background,
+      })
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow();
+    return fromRow(row);
   }
 
   /** Writes the placement of a widget (the route merges the patch and checks the grid first). */
   async replace(widget: Widget): Promise<Widget | null> {
-    const rows = await this.db.query<WidgetRow>(
-      `update widgets set "column" = $3, "row" = $4, width = $5, height = $6, in_board_index = $7,
-         background = $8
-       where board_id = $1 and id = $2 returning ${COLUMNS}`,
-      [
-        widget.board_id,
-        widget.id,
-        widget.column,
-        widget.row,
-        widget.width,
-        widget.height,
-        widget.in_board_index,
-        widget.background,
-      ],
-    );
-    return rows[0] ? fromRow(rows[0]) : null;
+    const row = await this.db.kysely
+      .updateTable('widgets')
+      .set({
+        column: widget.column,
+        row: widget.row,
+        width: widget.width,
+        height: widget.height,
+        in_board_index: widget.in_board_index,
+        background: widget.background,
+      })
+      .where('board_id', '=', widget.board_id)
+      .where('id', '=', widget.id)
+      .returning(COLUMNS)
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
   }
 
   async delete(boardId: string, widgetId: string): Promise<boolean> {
-    const rows = await this.db.query('delete from widgets where board_id = $1 and id = $2 returning id', [
-      boardId,
-      widgetId,
-    ]);
-    return rows.length > 0;
+    const result = await this.db.kysely
+      .deleteFrom('widgets')
+      .where('board_id', '=', boardId)
+      .where('id', '=', widgetId)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
   }
 }

@@ -151,9 +151,12 @@ export function boardRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           channel_ids: patch.channel_ids ? channelsOrDefault(patch.channel_ids) : current.channel_ids,
         };
         if (next.columns < current.columns || next.rows < current.rows) await checkGrid(next);
-        const updated = await boards.replace(next, ctx.clock.now());
+        const updated = await ctx.events.transaction(async (tx, emit) => {
+          const board = await new BoardRepository(tx).replace(next, ctx.clock.now());
+          if (board) emit({ type: 'board.changed', board_id: board.id }, [rooms.board(board.id)]);
+          return board;
+        });
         if (!updated) throw HttpError.notFound(`board ${request.params.id}`);
-        await ctx.events.publish({ type: 'board.changed', board_id: updated.id }, [rooms.board(updated.id)]);
         return updated;
       },
     );
@@ -172,18 +175,15 @@ export function boardRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const { id } = request.params;
         const now = ctx.clock.now();
-        const playlists = await ctx.db.transaction(async (tx) => {
+        await ctx.events.transaction(async (tx, emit) => {
           const repository = new BoardRepository(tx);
           const changed = await repository.removeFromPlaylists(id, now);
           if (!(await repository.delete(id))) throw HttpError.notFound(`board ${id}`);
-          return changed;
+          for (const playlistId of changed) {
+            emit({ type: 'playlist.changed', playlist_id: playlistId }, [rooms.playlist(playlistId)]);
+          }
+          emit({ type: 'board.changed', board_id: id }, [rooms.board(id)]);
         });
-        for (const playlistId of playlists) {
-          await ctx.events.publish({ type: 'playlist.changed', playlist_id: playlistId }, [
-            rooms.playlist(playlistId),
-          ]);
-        }
-        await ctx.events.publish({ type: 'board.changed', board_id: id }, [rooms.board(id)]);
         return reply.status(204).send(null);
       },
     );

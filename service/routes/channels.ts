@@ -4,7 +4,7 @@ import { channelCreateSchema, channelSchema, channelUpdateSchema } from '../../s
 import { idSchema } from '../../src/shared/common';
 import { DEFAULT_CHANNEL_ID } from '../bootstrap';
 import type { ServiceContext } from '../context';
-import { PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION, pgErrorCode } from '../db/database';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/constraint-errors';
 import { HttpError } from '../http/errors';
 import { ChannelRepository, slugOf } from '../repositories/channels';
 import { rooms } from '../realtime/rooms';
@@ -82,9 +82,8 @@ export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
             });
             return reply.status(201).send(channel);
           } catch (error) {
-            const code = pgErrorCode(error);
-            if (code === PG_FOREIGN_KEY_VIOLATION) throw unknownParent(parent_channel_id);
-            if (code !== PG_UNIQUE_VIOLATION) throw error;
+            if (isForeignKeyViolation(error)) throw unknownParent(parent_channel_id);
+            if (!isUniqueViolation(error)) throw error;
             if (tag !== undefined || attempt >= TAG_ATTEMPTS) throw tagTaken(chosen);
           }
         }
@@ -108,7 +107,7 @@ export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         try {
           channel = await channels.update(request.params.id, request.body);
         } catch (error) {
-          if (pgErrorCode(error) === PG_UNIQUE_VIOLATION && request.body.tag !== undefined) {
+          if (isUniqueViolation(error) && request.body.tag !== undefined) {
             throw tagTaken(request.body.tag);
           }
           throw error;
@@ -133,19 +132,20 @@ export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const { id } = request.params;
         if (id === DEFAULT_CHANNEL_ID) throw HttpError.conflict('the default channel cannot be deleted');
-        const deleted = await channels.delete(id);
+        const deleted = await ctx.events.transaction(async (tx, emit) => {
+          const changed = await new ChannelRepository(tx).delete(id);
+          for (const flowId of changed?.flowIds ?? []) {
+            emit({ type: 'flow.changed', flow_id: flowId }, [rooms.flow(flowId)]);
+          }
+          for (const boardId of changed?.boardIds ?? []) {
+            emit({ type: 'board.changed', board_id: boardId }, [rooms.board(boardId)]);
+          }
+          for (const playlistId of changed?.playlistIds ?? []) {
+            emit({ type: 'playlist.changed', playlist_id: playlistId }, [rooms.playlist(playlistId)]);
+          }
+          return changed;
+        });
         if (!deleted) throw HttpError.notFound(`channel ${id}`);
-        for (const flowId of deleted.flowIds) {
-          await ctx.events.publish({ type: 'flow.changed', flow_id: flowId }, [rooms.flow(flowId)]);
-        }
-        for (const boardId of deleted.boardIds) {
-          await ctx.events.publish({ type: 'board.changed', board_id: boardId }, [rooms.board(boardId)]);
-        }
-        for (const playlistId of deleted.playlistIds) {
-          await ctx.events.publish({ type: 'playlist.changed', playlist_id: playlistId }, [
-            rooms.playlist(playlistId),
-          ]);
-        }
         return reply.status(204).send(null);
       },
     );

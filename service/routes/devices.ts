@@ -9,9 +9,10 @@ import {
 } from '../../src/shared/device';
 import { playlistSchema } from '../../src/shared/playlist';
 import type { ServiceContext } from '../context';
-import { pgErrorCode, PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION } from '../db/database';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/constraint-errors';
 import { recordGoingOffline, recordHeartbeat, startPresenceSweeper } from '../devices/presence';
 import { HttpError } from '../http/errors';
+import type { RealtimeEventInput } from '../realtime/publisher';
 import { rooms } from '../realtime/rooms';
 import { DeviceRepository } from '../repositories/devices';
 import { PlaylistRepository } from '../repositories/playlists';
@@ -31,8 +32,7 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const devices = new DeviceRepository(ctx.db);
   const playlists = new PlaylistRepository(ctx.db);
 
-  const deviceChanged = (tag: string) =>
-    ctx.events.publish({ type: 'device.changed', device_tag: tag }, [rooms.device(tag)]);
+  const deviceChanged = (tag: string): RealtimeEventInput => ({ type: 'device.changed', device_tag: tag });
 
   async function checkPlaylist(id: string | null | undefined): Promise<void> {
     if (id && !(await playlists.exists(id))) throw unknownPlaylist(id);
@@ -98,15 +98,13 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         try {
           return reply.status(201).send(await devices.create(input));
         } catch (error) {
-          const code = pgErrorCode(error);
-          if (code === PG_UNIQUE_VIOLATION) {
+          if (isUniqueViolation(error)) {
             throw HttpError.conflict(`a device with tag "${input.tag}" already exists`, [
               { path: 'body.tag', message: 'is already used by another device' },
             ]);
           }
           // The playlist was deleted between the check and the insert.
-          if (code === PG_FOREIGN_KEY_VIOLATION && input.playlist_id)
-            throw unknownPlaylist(input.playlist_id);
+          if (isForeignKeyViolation(error) && input.playlist_id) throw unknownPlaylist(input.playlist_id);
           throw error;
         }
       },
@@ -130,15 +128,19 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         await checkPlaylist(patch.playlist_id);
         let device;
         try {
-          device = await devices.update(tag, patch);
+          device = await ctx.events.transaction(async (tx, emit) => {
+            const updated = await new DeviceRepository(tx).update(tag, patch);
+            // An empty patch changes nothing, so the device need not hear of it.
+            if (updated && Object.values(patch).some((value) => value !== undefined)) {
+              emit(deviceChanged(tag), [rooms.device(tag)]);
+            }
+            return updated;
+          });
         } catch (error) {
-          if (pgErrorCode(error) === PG_FOREIGN_KEY_VIOLATION && patch.playlist_id) {
-            throw unknownPlaylist(patch.playlist_id);
-          }
+          if (isForeignKeyViolation(error) && patch.playlist_id) throw unknownPlaylist(patch.playlist_id);
           throw error;
         }
         if (!device) throw HttpError.notFound(`device ${tag}`);
-        if (Object.values(patch).some((value) => value !== undefined)) await deviceChanged(tag);
         return device;
       },
     );
@@ -156,8 +158,12 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { tag } = request.params;
-        if (!(await devices.delete(tag))) throw HttpError.notFound(`device ${tag}`);
-        await deviceChanged(tag);
+        const deleted = await ctx.events.transaction(async (tx, emit) => {
+          const gone = await new DeviceRepository(tx).delete(tag);
+          if (gone) emit(deviceChanged(tag), [rooms.device(tag)]);
+          return gone;
+        });
+        if (!deleted) throw HttpError.notFound(`device ${tag}`);
         return reply.status(204).send(null);
       },
     );

@@ -10,7 +10,7 @@ import {
 } from '../../src/shared/flow';
 import { DEFAULT_CHANNEL_ID } from '../bootstrap';
 import type { ServiceContext } from '../context';
-import { PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION, pgErrorCode } from '../db/database';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/constraint-errors';
 import { HttpError } from '../http/errors';
 import { ChannelRepository } from '../repositories/channels';
 import { FlowRepository, type FlowPatch } from '../repositories/flows';
@@ -27,10 +27,9 @@ const unknownChannel = (id: string) =>
 
 /** Turns the database's refusals of a flow write into answers. */
 function asHttpError(error: unknown, tag: string | undefined, channelId: string | null | undefined): unknown {
-  const code = pgErrorCode(error);
-  if (code === PG_UNIQUE_VIOLATION && tag !== undefined) return tagTaken(tag);
+  if (isUniqueViolation(error) && tag !== undefined) return tagTaken(tag);
   // The channel went between our check and the write.
-  if (code === PG_FOREIGN_KEY_VIOLATION && channelId) return unknownChannel(channelId);
+  if (isForeignKeyViolation(error) && channelId) return unknownChannel(channelId);
   return error;
 }
 
@@ -123,24 +122,27 @@ export function flowRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         await checkChannel(body.channel_id);
         let flow;
         try {
-          flow = await flows.update(id, (current) => {
-            const patch: FlowPatch = { ...body };
-            if (body.source !== undefined || body.parameters !== undefined) {
-              patch.enabled = isFlowReady({
-                source: body.source === undefined ? current.source : body.source,
-                parameters: body.parameters === undefined ? current.parameters : body.parameters,
-              });
+          flow = await ctx.events.transaction(async (tx, emit) => {
+            const updated = await new FlowRepository(tx).update(id, (current) => {
+              const patch: FlowPatch = { ...body };
+              if (body.source !== undefined || body.parameters !== undefined) {
+                patch.enabled = isFlowReady({
+                  source: body.source === undefined ? current.source : body.source,
+                  parameters: body.parameters === undefined ? current.parameters : body.parameters,
+                });
+              }
+              return patch;
+            });
+            // An empty patch changes nothing, so devices need not hear of it.
+            if (updated && Object.values(body).some((value) => value !== undefined)) {
+              emit({ type: 'flow.changed', flow_id: id }, [rooms.flow(id)]);
             }
-            return patch;
+            return updated;
           });
         } catch (error) {
           throw asHttpError(error, body.tag, body.channel_id);
         }
         if (!flow) throw HttpError.notFound(`flow ${id}`);
-        // An empty patch changes nothing, so devices need not hear of it.
-        if (Object.values(body).some((value) => value !== undefined)) {
-          await ctx.events.publish({ type: 'flow.changed', flow_id: id }, [rooms.flow(id)]);
-        }
         return flow;
       },
     );
@@ -158,12 +160,16 @@ export function flowRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { id } = request.params;
-        const deleted = await flows.delete(id);
+        const deleted = await ctx.events.transaction(async (tx, emit) => {
+          const gone = await new FlowRepository(tx).delete(id);
+          if (!gone) return false;
+          for (const boardId of gone.boardIds) {
+            emit({ type: 'board.changed', board_id: boardId }, [rooms.board(boardId)]);
+          }
+          emit({ type: 'flow.changed', flow_id: id }, [rooms.flow(id)]);
+          return true;
+        });
         if (!deleted) throw HttpError.notFound(`flow ${id}`);
-        for (const boardId of deleted.boardIds) {
-          await ctx.events.publish({ type: 'board.changed', board_id: boardId }, [rooms.board(boardId)]);
-        }
-        await ctx.events.publish({ type: 'flow.changed', flow_id: id }, [rooms.flow(id)]);
         return reply.status(204).send(null);
       },
     );

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import type { ServiceContext } from '../context';
 
@@ -12,12 +13,12 @@ export function healthRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           tags: ['health'],
           summary: 'Whether the service and its database answer; needs no token',
           response: {
-            200: z.object({ status: z.literal('ok'), database: z.enum(['embedded', 'postgres']) }),
+            200: z.object({ status: z.literal('ok'), database: z.enum(['sqlite', 'postgres']) }),
           },
         },
       },
       async () => {
-        await ctx.db.query('select 1');
+        await sql`select 1`.execute(ctx.db.kysely);
         return { status: 'ok' as const, database: ctx.db.kind };
       },
     );

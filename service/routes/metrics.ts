@@ -4,7 +4,7 @@ import { tagSchema } from '../../src/shared/common';
 import { flowSchema } from '../../src/shared/flow';
 import { toFieldIssues, type FieldIssue } from '../../src/shared/issues';
 import { metricsDataSchema, parseMetrics, type MetricsData } from '../../src/shared/metrics';
-import { writeMetrics } from '../actions/write-metrics';
+import { writeManyMetrics, writeMetrics } from '../actions/write-metrics';
 import type { ServiceContext } from '../context';
 import { HttpError } from '../http/errors';
 import {
@@ -78,16 +78,34 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
     return result.data;
   };
 
+  /**
+   * A batch answers flow by flow (docs/api/metrics.md): refused and unknown tags are listed and
+   * the others written. The writes go in one transaction, so a failure of the store (a 500)
+   * leaves every flow as it was rather than some written.
+   */
   const writeMany = async (entries: Record<string, unknown>, kind: 'replace' | 'merge') => {
-    const answer: BatchAnswer = { updated: [], skipped: [], errors: [] };
-    for (const [tag, value] of Object.entries(entries)) {
+    const checked = Object.entries(entries).map(([tag, value]) => {
       const prefix = `body.data.${tag}`;
+      // A key that is no tag names no flow, and one with a NUL in it would fail in the store.
+      const named = tagSchema.safeParse(tag);
+      if (!named.success) return { tag, issues: prefixed(toFieldIssues(named.error), prefix) };
       const shape = metricsDataSchema.safeParse(value);
-      if (!shape.success) {
-        answer.errors.push({ tag, details: prefixed(toFieldIssues(shape.error), prefix) });
+      return shape.success
+        ? { tag, write: { tag, change: writeOf(kind, shape.data), check: checkUnder(prefix) } }
+        : { tag, issues: prefixed(toFieldIssues(shape.error), prefix) };
+    });
+    const written = await writeManyMetrics(
+      ctx,
+      checked.flatMap((entry) => (entry.write ? [entry.write] : [])),
+    );
+    const results = written.values();
+    const answer: BatchAnswer = { updated: [], skipped: [], errors: [] };
+    for (const { tag, issues } of checked) {
+      if (issues) {
+        answer.errors.push({ tag, details: issues });
         continue;
       }
-      const result = await write(tag, writeOf(kind, shape.data), prefix);
+      const result = results.next().value as MetricsWriteResult;
       if (result.status === 'updated') answer.updated.push(tag);
       else if (result.status === 'missing') answer.skipped.push(tag);
       else answer.errors.push({ tag, details: result.details });
@@ -196,9 +214,15 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const flow = await flows.setErrored(request.params.tag, request.body?.errored ?? true);
+        const flow = await ctx.events.transaction(async (tx, emit) => {
+          const updated = await new FlowRepository(tx).setErrored(
+            request.params.tag,
+            request.body?.errored ?? true,
+          );
+          if (updated) emit({ type: 'flow.changed', flow_id: updated.id }, [rooms.flow(updated.id)]);
+          return updated;
+        });
         if (!flow) throw HttpError.notFound(`flow ${request.params.tag}`);
-        await ctx.events.publish({ type: 'flow.changed', flow_id: flow.id }, [rooms.flow(flow.id)]);
         return flow;
       },
     );

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idSchema, tagSchema, timestampSchema } from '../../src/shared/common';
+import { textSchema } from '../../src/shared/limits';
 import {
   notificationCreateSchema,
   notificationSchema,
@@ -90,7 +91,7 @@ export function notificationRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['notifications'],
           summary: 'Sends a notification to a channel named by id or by tag',
-          params: z.object({ channel_id: z.string().min(1).max(100) }),
+          params: z.object({ channel_id: textSchema.min(1).max(100) }),
           body: notificationCreateSchema,
           response: created,
         },

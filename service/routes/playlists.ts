@@ -10,6 +10,7 @@ import {
 } from '../../src/shared/playlist';
 import type { ServiceContext } from '../context';
 import { HttpError } from '../http/errors';
+import type { Emit } from '../realtime/publisher';
 import { rooms } from '../realtime/rooms';
 import { DeviceRepository } from '../repositories/devices';
 import { PlaylistRepository } from '../repositories/playlists';
@@ -50,8 +51,8 @@ export function playlistRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
     }
   }
 
-  const playlistChanged = (id: string) =>
-    ctx.events.publish({ type: 'playlist.changed', playlist_id: id }, [rooms.playlist(id)]);
+  const playlistChanged = (emit: Emit, id: string) =>
+    emit({ type: 'playlist.changed', playlist_id: id }, [rooms.playlist(id)]);
 
   return async (app) => {
     app.get(
@@ -124,9 +125,12 @@ export function playlistRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           return playlist;
         }
         if (patch.items) await checkItems(patch.items);
-        const playlist = await playlists.update(id, patch, ctx.clock.now());
+        const playlist = await ctx.events.transaction(async (tx, emit) => {
+          const updated = await new PlaylistRepository(tx).update(id, patch, ctx.clock.now());
+          if (updated) playlistChanged(emit, id);
+          return updated;
+        });
         if (!playlist) throw HttpError.notFound(`playlist ${id}`);
-        await playlistChanged(id);
         return playlist;
       },
     );
@@ -146,18 +150,16 @@ export function playlistRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         const { id } = request.params;
         // The foreign key clears the devices' playlist_id, so who had it is asked first. The lock
         // keeps a device from being given the playlist between that question and the delete.
-        const tags = await ctx.db.transaction(async (tx) => {
+        const deleted = await ctx.events.transaction(async (tx, emit) => {
           const repository = new PlaylistRepository(tx);
-          if (!(await repository.lockForDelete(id))) return null;
+          if (!(await repository.lockForDelete(id))) return false;
           const had = await new DeviceRepository(tx).tagsWithPlaylist(id);
           await repository.delete(id);
-          return had;
+          for (const tag of had) emit({ type: 'device.changed', device_tag: tag }, [rooms.device(tag)]);
+          playlistChanged(emit, id);
+          return true;
         });
-        if (!tags) throw HttpError.notFound(`playlist ${id}`);
-        for (const tag of tags) {
-          await ctx.events.publish({ type: 'device.changed', device_tag: tag }, [rooms.device(tag)]);
-        }
-        await playlistChanged(id);
+        if (!deleted) throw HttpError.notFound(`playlist ${id}`);
         return reply.status(204).send(null);
       },
     );

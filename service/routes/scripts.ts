@@ -28,9 +28,20 @@ export function scriptRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
     app.addHook('onReady', async () => {
       await scheduler.start();
     });
-    app.addHook('onClose', async () => {
+    // Stopped before the server closes: a manual run under way is then answered 503 at once
+    // instead of holding the close for up to its script's timeout. The store stays open until
+    // onClose, so the runs being aborted finish before it closes.
+    let stopped: Promise<void> | null = null;
+    const stop = () => {
       scheduler.stop();
-      await runner.close();
+      return (stopped ??= runner.close());
+    };
+    app.addHook('preClose', async () => {
+      // Not awaited here (the server's close goes on meanwhile); a failure surfaces in onClose.
+      stop().catch(() => undefined);
+    });
+    app.addHook('onClose', async () => {
+      await stop();
     });
 
     app.get(

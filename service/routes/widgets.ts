@@ -13,6 +13,7 @@ import {
 } from '../../src/shared/widget';
 import type { ServiceContext } from '../context';
 import { HttpError } from '../http/errors';
+import type { Emit } from '../realtime/publisher';
 import { rooms } from '../realtime/rooms';
 import { BoardRepository } from '../repositories/boards';
 import { FlowRepository } from '../repositories/flows';
@@ -61,9 +62,8 @@ export function widgetRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
     return flow;
   }
 
-  async function changed(boardId: string): Promise<void> {
-    await ctx.events.publish({ type: 'board.changed', board_id: boardId }, [rooms.board(boardId)]);
-  }
+  const changed = (emit: Emit, boardId: string) =>
+    emit({ type: 'board.changed', board_id: boardId }, [rooms.board(boardId)]);
 
   return async (app) => {
     app.get(
@@ -106,18 +106,22 @@ export function widgetRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           );
         }
         checkFits(body, board);
-        const widget = await widgets.create({
-          variant: flow.variant,
-          board_id: board.id,
-          flow_id: flow.id,
-          column: body.column,
-          row: body.row,
-          width: body.width,
-          height: body.height,
-          in_board_index: body.in_board_index ?? (await widgets.nextIndex(board.id)),
-          background: body.background,
+        const widget = await ctx.events.transaction(async (tx, emit) => {
+          const repository = new WidgetRepository(tx);
+          const created = await repository.create({
+            variant: flow.variant,
+            board_id: board.id,
+            flow_id: flow.id,
+            column: body.column,
+            row: body.row,
+            width: body.width,
+            height: body.height,
+            in_board_index: body.in_board_index ?? (await repository.nextIndex(board.id)),
+            background: body.background,
+          });
+          changed(emit, board.id);
+          return created;
         });
-        await changed(board.id);
         return reply.status(201).send(widget);
       },
     );
@@ -142,9 +146,12 @@ export function widgetRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         if (Object.keys(request.body).length === 0) return current;
         const next = { ...current, ...request.body };
         checkFits(next, board);
-        const updated = await widgets.replace(next);
+        const updated = await ctx.events.transaction(async (tx, emit) => {
+          const replaced = await new WidgetRepository(tx).replace(next);
+          if (replaced) changed(emit, id);
+          return replaced;
+        });
         if (!updated) throw HttpError.notFound(`widget ${widgetId} on board ${id}`);
-        await changed(id);
         return updated;
       },
     );
@@ -163,10 +170,12 @@ export function widgetRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const { id, widget_id: widgetId } = request.params;
         await boardOr404(id);
-        if (!(await widgets.delete(id, widgetId))) {
-          throw HttpError.notFound(`widget ${widgetId} on board ${id}`);
-        }
-        await changed(id);
+        const deleted = await ctx.events.transaction(async (tx, emit) => {
+          const gone = await new WidgetRepository(tx).delete(id, widgetId);
+          if (gone) changed(emit, id);
+          return gone;
+        });
+        if (!deleted) throw HttpError.notFound(`widget ${widgetId} on board ${id}`);
         return reply.status(204).send(null);
       },
     );

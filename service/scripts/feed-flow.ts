@@ -48,7 +48,8 @@ export async function writeFlowMetrics(ctx: ServiceContext, flow: Flow, data: un
  */
 export async function setFlowErrored(ctx: ServiceContext, flow: Flow, errored: boolean): Promise<void> {
   if (flow.errored === errored) return;
-  const updated = await new FlowRepository(ctx.db).setErrored(flow.tag, errored);
-  if (!updated) return;
-  await ctx.events.publish({ type: 'flow.changed', flow_id: updated.id }, [rooms.flow(updated.id)]);
+  await ctx.events.transaction(async (tx, emit) => {
+    const updated = await new FlowRepository(tx).setErrored(flow.tag, errored);
+    if (updated) emit({ type: 'flow.changed', flow_id: updated.id }, [rooms.flow(updated.id)]);
+  });
 }

@@ -3,7 +3,7 @@
 // bundle, may start no process, worker or native addon, and holds no secret. Hosts are reused for
 // later runs (each in a fresh engine) until a run ends abnormally or they have served their share.
 import { fork, type ChildProcess, type ForkOptions } from 'node:child_process';
-import { ensureScriptHost } from './host/build';
+import { ensureScriptHost } from './host/location';
 import { ENGINE_STACK_BYTES } from './host/protocol';
 
 export interface HostPoolOptions {

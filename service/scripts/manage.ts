@@ -1,8 +1,10 @@
 import { isFlowReady, type Flow } from '../../src/shared/flow';
 import type { Script, ScriptCreate, ScriptUpdate } from '../../src/shared/script';
 import type { ServiceContext } from '../context';
-import { PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION, pgErrorCode, type Queryable } from '../db/database';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/constraint-errors';
+import type { Queryable } from '../db/database';
 import { HttpError } from '../http/errors';
+import type { Emit } from '../realtime/publisher';
 import { rooms } from '../realtime/rooms';
 import { FlowRepository } from '../repositories/flows';
 import { ScriptRepository, type ScriptPatch } from '../repositories/scripts';
@@ -81,17 +83,16 @@ async function detach(tx: Queryable, flowId: string, scriptId: string): Promise<
   return flow && changed ? flow.id : null;
 }
 
-async function publishFlows(ctx: ServiceContext, ids: readonly (string | null)[]): Promise<void> {
+function announceFlows(emit: Emit, ids: readonly (string | null)[]): void {
   for (const id of new Set(ids)) {
-    if (id) await ctx.events.publish({ type: 'flow.changed', flow_id: id }, [rooms.flow(id)]);
+    if (id) emit({ type: 'flow.changed', flow_id: id }, [rooms.flow(id)]);
   }
 }
 
 /** The database's refusals of a script write, as answers. */
 function asHttpError(error: unknown, flow: Flow | null | undefined): unknown {
-  const code = pgErrorCode(error);
-  if (code === PG_UNIQUE_VIOLATION && flow) return alreadyFed(flow, 'another script');
-  if (code === PG_FOREIGN_KEY_VIOLATION && flow) {
+  if (isUniqueViolation(error) && flow) return alreadyFed(flow, 'another script');
+  if (isForeignKeyViolation(error) && flow) {
     return HttpError.badRequest(`flow ${flow.id} does not exist`, [
       { path: 'body.flow_id', message: 'the flow was deleted meanwhile' },
     ]);
@@ -103,9 +104,8 @@ export async function createScript(ctx: ServiceContext, body: ScriptCreate): Pro
   await checkCode(body.code);
   const flow = await namedFlow(new FlowRepository(ctx.db), body);
   if (flow) await checkFree(new ScriptRepository(ctx.db), flow, null);
-  let result: { script: Script; changed: string | null };
   try {
-    result = await ctx.db.transaction(async (tx) => {
+    return await ctx.events.transaction(async (tx, emit) => {
       const script = await new ScriptRepository(tx).create(
         {
           name: body.name,
@@ -117,13 +117,12 @@ export async function createScript(ctx: ServiceContext, body: ScriptCreate): Pro
         },
         ctx.clock.now(),
       );
-      return { script, changed: flow ? await attach(tx, flow.id, script.id) : null };
+      announceFlows(emit, [flow ? await attach(tx, flow.id, script.id) : null]);
+      return script;
     });
   } catch (error) {
     throw asHttpError(error, flow);
   }
-  await publishFlows(ctx, [result.changed]);
-  return result.script;
 }
 
 /** The updated script, or null when there is no such script. An empty body changes nothing. */
@@ -146,31 +145,27 @@ export async function updateScript(
   const moving = nextFlowId !== current.flow_id;
   if (moving) patch.flow_id = nextFlowId;
   if (Object.keys(patch).length === 0 && flow === undefined) return current;
-  let result: { script: Script | null; changed: (string | null)[] };
   try {
-    result = await ctx.db.transaction(async (tx) => {
+    return await ctx.events.transaction(async (tx, emit) => {
       const script = await new ScriptRepository(tx).update(id, patch, ctx.clock.now());
-      if (!script) return { script, changed: [] };
+      if (!script) return null;
       const changed: (string | null)[] = [];
       if (moving && current.flow_id) changed.push(await detach(tx, current.flow_id, id));
       if (nextFlowId && flow !== undefined) changed.push(await attach(tx, nextFlowId, id));
-      return { script, changed };
+      announceFlows(emit, changed);
+      return script;
     });
   } catch (error) {
     throw asHttpError(error, flow);
   }
-  await publishFlows(ctx, result.changed);
-  return result.script;
 }
 
 /** True when it existed. Its flow stops being fed (source null) and its runs go with it. */
 export async function deleteScript(ctx: ServiceContext, id: string): Promise<boolean> {
-  const result = await ctx.db.transaction(async (tx) => {
+  return ctx.events.transaction(async (tx, emit) => {
     const script = await new ScriptRepository(tx).delete(id);
-    if (!script) return null;
-    return { changed: script.flow_id ? await detach(tx, script.flow_id, id) : null };
+    if (!script) return false;
+    announceFlows(emit, [script.flow_id ? await detach(tx, script.flow_id, id) : null]);
+    return true;
   });
-  if (!result) return false;
-  await publishFlows(ctx, [result.changed]);
-  return true;
 }

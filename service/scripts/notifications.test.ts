@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Flow } from '../../src/shared/flow';
 import type { Script, ScriptRun } from '../../src/shared/script';
-import { startTestService, type TestService } from '../test-support';
+import {
+  eventsAfter as loggedAfter,
+  lastEventId as lastLoggedId,
+  startTestService,
+  type TestService,
+} from '../test-support';
 
 let service: TestService;
 beforeAll(async () => {
@@ -27,17 +32,8 @@ async function runNow(id: string): Promise<ScriptRun> {
   return response.json();
 }
 
-async function lastEventId(): Promise<number> {
-  return (await service.db.query<{ id: number }>('select coalesce(max(id), 0)::int as id from events'))[0]!
-    .id;
-}
-
-async function eventsAfter(mark: number) {
-  return service.db.query<{ type: string; payload: Record<string, unknown>; rooms: string[] }>(
-    'select type, payload, rooms from events where id > $1 order by id',
-    [mark],
-  );
-}
+const lastEventId = () => lastLoggedId(service.db);
+const eventsAfter = (mark: number) => loggedAfter(service.db, mark);
 
 describe('wallboard/notifications in a script', () => {
   it('posts to a channel by tag or to a flow’s channel, publishing notification.created', async () => {

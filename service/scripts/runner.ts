@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Flow } from '../../src/shared/flow';
 import type { ScriptRun, ScriptRunOutcome } from '../../src/shared/script';
 import type { ServiceContext } from '../context';
-import { PG_FOREIGN_KEY_VIOLATION, pgErrorCode } from '../db/database';
+import { isForeignKeyViolation } from '../db/constraint-errors';
 import { newId } from '../ids';
 import { FlowRepository } from '../repositories/flows';
 import { ScriptRepository } from '../repositories/scripts';
@@ -163,7 +163,7 @@ export class ScriptRunner {
       return await scripts.addRun(record);
     } catch (failure) {
       // Deleted while it ran: the caller still gets what happened.
-      if (pgErrorCode(failure) !== PG_FOREIGN_KEY_VIOLATION) throw failure;
+      if (!isForeignKeyViolation(failure)) throw failure;
       return { ...record, id: newId('run'), started_at: startedAt.toISOString() };
     }
   }

@@ -1,5 +1,5 @@
-// `npm run build:main`: bundles Electron's main process and preload into dist/main and
-// dist/preload, so the packaged app.asar needs no node_modules at all.
+// Electron's main process and preload, bundled into dist/main and dist/preload (`npm run build:main`
+// runs this through tools/build.ts), so the packaged app.asar needs no node_modules at all.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,9 +52,4 @@ export async function buildBundles(outDir = join(ROOT, 'dist')): Promise<BundleR
     }),
   ]);
   return { main, preload };
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { main, preload } = await buildBundles();
-  process.stdout.write(`built ${main}\nbuilt ${preload}\n`);
 }

@@ -1,32 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildApp } from '../../service/app';
 import { ensureToken } from '../../service/bootstrap';
 import type { ServiceContext } from '../../service/context';
 import { openStore } from '../../service/db/open';
+import { stopService } from '../../service/graceful-exit';
+import { seedDemo } from '../../service/scripts/demo';
 import type { Logger } from '../agent/ports';
 
 /**
- * The demo content of issue 8: `seedDemo(ctx)` in service/scripts/demo.ts, called when that file
- * exists. It also receives the tag of the screen `npm start` shows, should it want to set the
- * device up itself; otherwise showDemoOnDevice below gives the device the first playlist.
+ * What seeds the demo content: `seedDemo(ctx)` of service/scripts/demo.ts by default. It also
+ * receives the tag of the screen `npm start` shows, should it want to set the device up itself;
+ * otherwise showDemoOnDevice below gives the device the first playlist.
  */
 export type DemoSeeder = (ctx: ServiceContext, options: { deviceTag: string }) => unknown;
-
-export const DEMO_MODULE = fileURLToPath(new URL('../../service/scripts/demo.ts', import.meta.url));
-
-/** The demo seeder, or null while service/scripts/demo.ts does not exist (or exports no seedDemo). */
-export async function loadDemoSeeder(file = DEMO_MODULE, log?: Logger): Promise<DemoSeeder | null> {
-  if (!existsSync(file)) return null;
-  // A computed specifier: the module may not exist when this file is type-checked.
-  const module = (await import(pathToFileURL(file).href)) as { seedDemo?: unknown };
-  if (typeof module.seedDemo === 'function') return module.seedDemo as DemoSeeder;
-  log?.warn(`${file} exports no seedDemo function; no demo content`);
-  return null;
-}
 
 export interface EmbeddedService {
   url: string;
@@ -93,6 +81,7 @@ export async function startEmbeddedService(options: {
   dataDir: string;
   deviceTag: string;
   log: Logger;
+  /** Null: no demo content (tests). */
   seeder?: DemoSeeder | null;
 }): Promise<EmbeddedService> {
   const { dataDir, deviceTag, log } = options;
@@ -102,12 +91,8 @@ export async function startEmbeddedService(options: {
   try {
     await ensureToken(db, token, 'full', 'npm start');
     const app = await buildApp({ db, logger: { level: 'error' } });
-    const seeder = options.seeder === undefined ? await loadDemoSeeder(DEMO_MODULE, log) : options.seeder;
-    if (seeder) {
-      await seeder(app.wallboard, { deviceTag });
-    } else {
-      log.warn('no demo content: service/scripts/demo.ts (seedDemo) does not exist yet');
-    }
+    const seeder = options.seeder === undefined ? seedDemo : options.seeder;
+    if (seeder) await seeder(app.wallboard, { deviceTag });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
@@ -117,10 +102,7 @@ export async function startEmbeddedService(options: {
     return {
       url,
       token,
-      async close() {
-        await app.close();
-        await db.close();
-      },
+      close: () => stopService(app, db),
     };
   } catch (error) {
     await db.close().catch(() => undefined);

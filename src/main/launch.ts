@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { exitOnSignals } from '../../service/graceful-exit';
 import { ConfigError } from '../agent/config';
 import { consoleLogger, nodeSystemInfo } from '../agent/node-edges';
 import { chromiumAvailable, openChromiumKiosk } from './chromium-kiosk';
@@ -11,6 +12,8 @@ import { startEmbeddedService } from './embedded-service';
 import { runLauncher } from './launcher';
 import { startWebPlayer } from './web-fallback';
 
+// Two folders up is the repository both from this file and from its bundle, dist/launcher/launch.mjs,
+// which `npm start` runs.
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RENDERER_DIR = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -49,9 +52,9 @@ async function main(): Promise<number> {
     },
   });
   if (!running) return 0;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => void running.stop());
-  }
+  // The service's own stop path: the player, then the embedded service and its store, with the
+  // same deadline and second-signal exit.
+  exitOnSignals({ stop: () => running.stop(), log });
   return running.done;
 }
 

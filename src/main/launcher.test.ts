@@ -105,7 +105,7 @@ describe('npm start without an Electron runtime', () => {
     }
     await expect(running.done).resolves.toBe(0);
     await expect(fetch(running.url)).rejects.toThrow();
-    // An embedded PostgreSQL (PGlite) starts first: seconds, more on a loaded machine.
+    // The embedded service starts first: seconds on a loaded machine.
   }, 60_000);
 
   it('opens the player in the kiosk browser when it can, and ends when the browser closes', async () => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { colorSchema, tagSchema } from './common';
 import { boardCreateSchema } from './board';
 import { variantSchema } from './variants';
-import { placementProblem, widgetBackgroundSchema } from './widget';
+import { placementProblem, stackIndexSchema, widgetBackgroundSchema } from './widget';
 import { metricsDataSchema } from './metrics';
 
 const exportedFlow = z.object({
@@ -20,7 +20,7 @@ const exportedWidget = z.object({
   row: z.int().min(0),
   width: z.int().min(1),
   height: z.int().min(1),
-  in_board_index: z.int().min(0),
+  in_board_index: stackIndexSchema,
   background: widgetBackgroundSchema.default('default'),
 });
 

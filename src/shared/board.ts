@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { colorSchema, fontSizeSchema, idSchema, timestampSchema, webUrlSchema } from './common';
+import { textSchema } from './limits';
 import { themeSchema } from './theme';
 
 const gridCount = z
@@ -17,20 +18,20 @@ const pixels = z
 
 /** The board's fields without defaults: the shape of an update. */
 const boardFields = {
-  name: z.string().trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters'),
+  name: textSchema.trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters'),
   theme: themeSchema,
   columns: gridCount,
   rows: gridCount,
   /** Native size [width, height] in pixels: laid out at this size, then scaled to the screen. */
   size: z.tuple([pixels, pixels], { error: 'must be [width, height] in pixels' }),
   /** A label such as "16:9" or the original product's "HDTV"; `size` is what lays the board out. */
-  aspect_ratio: z.string().trim().min(1, 'must not be empty').max(32, 'must be at most 32 characters'),
+  aspect_ratio: textSchema.trim().min(1, 'must not be empty').max(32, 'must be at most 32 characters'),
   display_board_name: z.boolean(),
   widget_margins: spacing,
   widget_padding: spacing,
   font_size: fontSizeSchema,
   /** "normal" means the theme's own font. */
-  font_family: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  font_family: textSchema.trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
   background_color: colorSchema.nullable(),
   background_url: webUrlSchema.nullable(),
   widget_color: colorSchema.nullable(),

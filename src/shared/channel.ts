@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { idSchema, resourceTypeSchema, tagSchema } from './common';
+import { textSchema } from './limits';
 
-const channelName = z.string().trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters');
+const channelName = textSchema.trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters');
 
 export const channelSchema = z.object({
   id: idSchema,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { DATE_RANGE_MESSAGE, isDateInRange, storable, textSchema } from './limits';
 
 /** Ids are opaque strings: globally unique and never reused or changed. */
-export const idSchema = z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters');
+export const idSchema = textSchema.min(1, 'must not be empty').max(64, 'must be at most 64 characters');
 
 const TAG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
 
@@ -18,15 +19,23 @@ export const colorSchema = z
   .string()
   .regex(COLOR_PATTERN, 'must be a CSS color such as "#1e90ff", "rgb(30 144 255)" or "teal"');
 
-/** Remote content is fetched over HTTP(S) only; the Electron shell narrows this to https. */
-export const webUrlSchema = z.url({
-  protocol: /^https?$/,
-  error: 'must be an http or https URL',
-});
+/**
+ * Remote content is fetched over HTTP(S) only; the Electron shell narrows this to https. The URL
+ * parser accepts NUL and lone surrogates (it escapes them), so the text rules apply too.
+ */
+export const webUrlSchema = storable(
+  z.url({
+    protocol: /^https?$/,
+    error: 'must be an http or https URL',
+  }),
+);
 
-export const httpsUrlSchema = z.url({ protocol: /^https$/, error: 'must be an https URL' });
+export const httpsUrlSchema = storable(z.url({ protocol: /^https$/, error: 'must be an https URL' }));
 
-export const timestampSchema = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' });
+/** An ISO 8601 date-time with an offset, from 1970 to 9999 (see limits.ts); one message each. */
+export const timestampSchema = z.iso
+  .datetime({ offset: true, abort: true, error: 'must be an ISO 8601 date-time' })
+  .refine(isDateInRange, DATE_RANGE_MESSAGE);
 
 /** Icon names of the bundled open icon library, with or without the "fa-" prefix. */
 export const iconNameSchema = z

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { idSchema, tagSchema, timestampSchema } from './common';
+import { textSchema } from './limits';
 
-const deviceName = z.string().trim().max(255, 'must be at most 255 characters');
-const deviceDescription = z.string().trim().max(1000, 'must be at most 1000 characters');
+const deviceName = textSchema.trim().max(255, 'must be at most 255 characters');
+const deviceDescription = textSchema.trim().max(1000, 'must be at most 1000 characters');
 
 export const deviceSchema = z.object({
   id: idSchema,
@@ -35,18 +36,18 @@ const count = z.number().nonnegative();
 
 /** What a heartbeat carries: enough for an operator to diagnose a screen from afar. */
 export const heartbeatSchema = z.strictObject({
-  app_version: z.string().max(64),
-  os: z.string().max(255),
+  app_version: textSchema.max(64),
+  os: textSchema.max(255),
   cpu_load: z.number().min(0).max(100),
   memory: z.strictObject({ total_bytes: count, used_bytes: count }),
   uptime_seconds: count,
   display: z.strictObject({ width: z.int().min(0), height: z.int().min(0) }).nullable(),
   cache: z.strictObject({ bytes: count, items: z.int().min(0) }),
   /** What is on screen now, e.g. "board:<id>", "image:<url>", "waiting". */
-  showing: z.string().max(2048),
+  showing: textSchema.max(2048),
   /** Recoveries since the last heartbeat (renderer reloads, GPU fallback, ...). */
   recoveries: z
-    .array(z.string().max(255))
+    .array(textSchema.max(255))
     .max(100)
     .default(() => []),
 });

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { idSchema, resourceTypeSchema, tagSchema, timestampSchema } from './common';
+import { storableJson } from './limits';
 import { variantSchema } from './variants';
 
-/** Parameters of a flow's source (for example a script's settings): a flat JSON object. */
-const parametersSchema = z.record(z.string(), z.unknown());
+/** Parameters of a flow's source (for example a script's settings): a JSON object, stored as it is. */
+const parametersSchema = storableJson(z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }));
 
 export const flowSchema = z.object({
   id: idSchema,

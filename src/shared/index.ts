@@ -8,6 +8,7 @@ export * from './device';
 export * from './events';
 export * from './flow';
 export * from './issues';
+export * from './limits';
 export * from './metrics';
 export * from './notification';
 export * from './playlist';

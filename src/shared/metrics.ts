@@ -1,16 +1,25 @@
 import { z } from 'zod';
 import { colorSchema, iconNameSchema, webUrlSchema } from './common';
+import { storableJson, UNIX_SECONDS_MAX } from './limits';
 import type { Variant } from './variants';
 
-/** Metrics as stored and sent: any JSON object; `{}` means the flow has no data yet. */
-export const metricsDataSchema = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' });
+/**
+ * Metrics as stored and sent: any JSON object that can be stored (limits.ts: no NUL, no lone
+ * surrogate, nesting limited); `{}` means the flow has no data yet.
+ */
+export const metricsDataSchema = storableJson(
+  z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }),
+);
 export type MetricsData = z.infer<typeof metricsDataSchema>;
 
 const text = z.string().max(1000, 'must be at most 1000 characters');
 const label = z.string().max(255, 'must be at most 255 characters');
 const valueType = z.string().max(32);
 const numbers = z.array(z.number()).max(10000, 'must hold at most 10000 numbers');
-const unixSeconds = z.number().nonnegative('must be unix seconds');
+const unixSeconds = z
+  .number()
+  .nonnegative('must be unix seconds')
+  .max(UNIX_SECONDS_MAX, `must be unix seconds, at most ${UNIX_SECONDS_MAX} (9999-12-31)`);
 const list = <T extends z.ZodType>(item: T) => z.array(item).max(1000, 'must hold at most 1000 items');
 
 /** Fields every variant accepts (the original product's common fields). */
@@ -270,12 +279,16 @@ export const variantMetricsSchemas: Readonly<Record<Variant, z.ZodType<MetricsDa
 
 export type VariantMetrics = { [V in Variant]: z.infer<(typeof schemas)[V]> };
 
-/** Checks `data` against its variant; `{}` is always fine (no data yet). */
-export function parseMetrics<V extends Variant>(
-  variant: V,
-  data: unknown,
-): z.ZodSafeParseResult<VariantMetrics[V] | Record<string, never>> {
+type MetricsResult<V extends Variant> = z.ZodSafeParseResult<VariantMetrics[V] | Record<string, never>>;
+
+/**
+ * Checks `data` against its variant; `{}` is always fine (no data yet). The storage rules come
+ * first, for every variant: the fields a variant does not know are kept, so they are stored too.
+ */
+export function parseMetrics<V extends Variant>(variant: V, data: unknown): MetricsResult<V> {
   if (isEmptyObject(data)) return { success: true, data: {} };
+  const storable = metricsDataSchema.safeParse(data);
+  if (!storable.success) return { success: false, error: storable.error as z.ZodError<VariantMetrics[V]> };
   return (schemas[variant] as unknown as z.ZodType<VariantMetrics[V]>).safeParse(data);
 }
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { httpsUrlSchema, iconNameSchema, idSchema, timestampSchema } from './common';
+import { textSchema } from './limits';
 
 export const NOTIFICATION_TEXT_MAX = 255;
 export const NOTIFICATION_DEFAULT_DURATION = 10;
 
-const notificationText = z
-  .string()
+const notificationText = textSchema
   .min(1, 'must not be empty')
   .max(NOTIFICATION_TEXT_MAX, `must be at most ${NOTIFICATION_TEXT_MAX} characters`);
 
@@ -16,11 +16,12 @@ export const notificationDurationSchema = z
   .max(86400, 'must be at most 86400 seconds');
 
 /** `default` plays the sound bundled with the client; anything else is fetched over https. */
-export const soundUrlSchema = z
-  .string()
-  .refine((value) => value === 'default' || httpsUrlSchema.safeParse(value).success, {
+export const soundUrlSchema = textSchema.refine(
+  (value) => value === 'default' || httpsUrlSchema.safeParse(value).success,
+  {
     message: 'must be "default" or an https URL',
-  });
+  },
+);
 
 /**
  * The body of both notification POSTs. Presence rule: title and message together, or a

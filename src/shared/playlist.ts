@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, timestampSchema, webUrlSchema } from './common';
+import { textSchema } from './limits';
 
 /** Seconds an item stays on screen. */
 const itemDuration = z
@@ -36,7 +37,7 @@ export const playlistItemSchema = z.discriminatedUnion('type', [boardItem, image
 });
 export type PlaylistItem = z.infer<typeof playlistItemSchema>;
 
-const playlistName = z.string().trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters');
+const playlistName = textSchema.trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters');
 const playlistItems = z.array(playlistItemSchema).max(500, 'must hold at most 500 items');
 
 export const playlistSchema = z.object({

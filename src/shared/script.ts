@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, tagSchema, timestampSchema } from './common';
+import { textSchema } from './limits';
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 const DURATION_PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/y;
@@ -39,10 +40,10 @@ export const scriptIntervalSchema = z.string().superRefine((value, ctx) => {
   else if (ms > SCRIPT_INTERVAL_MAX_MS) ctx.addIssue({ code: 'custom', message: 'must be at most 7d' });
 });
 
-const scriptName = z.string().trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters');
+const scriptName = textSchema.trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters');
 
 /** The body of an async function: `return` the flow's metrics; `await` and `require` work. */
-const scriptCode = z.string().max(SCRIPT_CODE_MAX, `must be at most ${SCRIPT_CODE_MAX} characters`);
+const scriptCode = textSchema.max(SCRIPT_CODE_MAX, `must be at most ${SCRIPT_CODE_MAX} characters`);
 
 const scriptTimeout = z
   .int('must be a whole number of seconds')

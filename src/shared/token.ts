@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, timestampSchema } from './common';
+import { textSchema } from './limits';
 
 export const TOKEN_SCOPES = ['full', 'readonly', 'affiliated'] as const;
 export const tokenScopeSchema = z.enum(TOKEN_SCOPES, {
@@ -19,7 +20,7 @@ export type Token = z.infer<typeof tokenSchema>;
 
 export const tokenCreateSchema = z.strictObject({
   scope: tokenScopeSchema,
-  name: z.string().trim().max(100, 'must be at most 100 characters').default(''),
+  name: textSchema.trim().max(100, 'must be at most 100 characters').default(''),
 });
 export type TokenCreate = z.infer<typeof tokenCreateSchema>;
 

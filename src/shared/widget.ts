@@ -12,6 +12,12 @@ const position = z
   .max(199, 'must be at most 199');
 const span = z.int('must be a whole number').min(1, 'must be at least 1').max(200, 'must be at most 200');
 
+/** Stacking order: higher indexes draw over lower ones. Stored as a 32-bit integer. */
+export const stackIndexSchema = z
+  .int('must be a whole number')
+  .min(0, 'must not be negative')
+  .max(2_147_483_647, 'must be at most 2147483647');
+
 /** "default" follows the board's theme, "none" is transparent, otherwise a color. */
 export const widgetBackgroundSchema = z.union([z.literal('default'), z.literal('none'), colorSchema], {
   error: 'must be "default", "none" or a CSS color',
@@ -26,8 +32,7 @@ export const widgetSchema = z.object({
   row: position,
   width: span,
   height: span,
-  /** Stacking order: higher indexes draw over lower ones. */
-  in_board_index: z.int().min(0),
+  in_board_index: stackIndexSchema,
   background: widgetBackgroundSchema,
 });
 export type Widget = z.infer<typeof widgetSchema>;
@@ -37,7 +42,7 @@ const placement = {
   row: position,
   width: span,
   height: span,
-  in_board_index: z.int('must be a whole number').min(0, 'must not be negative'),
+  in_board_index: stackIndexSchema,
   background: widgetBackgroundSchema,
 };
 

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { exitOnSignals } from '../../service/graceful-exit';
 import { ConfigError } from '../agent/config';
 import { consoleLogger } from '../agent/node-edges';
 import { createNodeAgent, defaultDataDir, loadAgentConfig } from '../agent/node-agent';
@@ -26,6 +27,8 @@ Options (each also from the environment or <data-dir>/settings/settings.json):
 `;
 
 const APP_VERSION = '0.1.0';
+// The same folder from this file and from its bundle, dist/web-player/main.mjs (what
+// `npm run start:web` runs): both are two folders below the repository.
 const RENDERER_DIR = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
 async function main(): Promise<void> {
@@ -82,13 +85,13 @@ async function main(): Promise<void> {
   });
   // Scripts and tests that start the player on port 0 read the address from this line.
   process.stdout.write(`Wallboard web player for device "${config.tag}" at ${server.url}\n`);
-  const stop = async () => {
-    await server.close();
-    await agent.stop();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+  exitOnSignals({
+    async stop() {
+      await server.close();
+      await agent.stop();
+    },
+    log,
+  });
 }
 
 main().catch((error: unknown) => {

@@ -1,7 +1,8 @@
 // Builds the script host into one file, dist/script-host/host.cjs: the host, QuickJS with its
 // WebAssembly inlined, and the guest prelude as text. One file, so that the host's permission to
-// read the file system can be that file alone. `npm run build` builds it; the service builds it
-// on first use when it is missing or older than its sources (a run from source, the tests).
+// read the file system can be that file alone. `npm run build` builds it (tools/build.ts); a
+// service running from source (the tests) builds it on first use when it is missing or older than
+// its sources (location.ts). A bundled service never comes here (location-bundled.ts).
 import { mkdir, readdir, rename, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +14,8 @@ export const HOST_BUNDLE = join(ROOT, 'dist', 'script-host', 'host.cjs');
 /** The project's own Node (24), which the service and so its hosts run on. */
 const NODE_TARGET = 'node24';
 
-async function newestSource(): Promise<number> {
+/** When the host's sources (and the QuickJS packages in it) last changed, in ms. */
+export async function newestSource(): Promise<number> {
   const files = (await readdir(SOURCE, { recursive: true })).filter((file) => file.endsWith('.ts'));
   const packages = ['quickjs-emscripten-core', '@jitl/quickjs-singlefile-cjs-release-sync'].map((name) =>
     join(ROOT, 'node_modules', name, 'package.json'),
@@ -22,14 +24,6 @@ async function newestSource(): Promise<number> {
     [...files.map((file) => join(SOURCE, file)), ...packages].map(async (file) => (await stat(file)).mtimeMs),
   );
   return Math.max(...times);
-}
-
-async function bundleTime(): Promise<number> {
-  try {
-    return (await stat(HOST_BUNDLE)).mtimeMs;
-  } catch {
-    return 0;
-  }
 }
 
 /** The guest prelude, compiled to a script whose value is its exports. */
@@ -80,19 +74,4 @@ export async function buildScriptHost(outFile = HOST_BUNDLE): Promise<string> {
   });
   await rename(partial, outFile);
   return outFile;
-}
-
-let ready: Promise<string> | null = null;
-
-/** The host bundle's path, built first when missing or stale (once per process). */
-export function ensureScriptHost(): Promise<string> {
-  ready ??= (async () => {
-    if ((await bundleTime()) >= (await newestSource().catch(() => 0))) return HOST_BUNDLE;
-    return buildScriptHost();
-  })();
-  return ready;
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  process.stdout.write(`built ${await buildScriptHost()}\n`);
 }

@@ -1,0 +1,95 @@
+// Notification fan-out for bench/service: N sockets connected to one process (the service or its
+// floor), and each notification's delivery times to them, counted from its POST being sent.
+import { io as connect, type Socket } from 'socket.io-client';
+import type { ClientToServerEvents, ServerToClientEvents } from '../src/shared/events';
+
+export type BenchSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+export interface Audience {
+  /** performance.now() of each arrival, by notification id. */
+  arrivals: Map<string, number[]>;
+  close(): void;
+}
+
+export interface Fanout {
+  /** Per delivery, milliseconds from the POST being sent to the socket receiving the event. */
+  fromSent: number[];
+  /** Per notification, the same for its last socket. */
+  last: number[];
+  /** Deliveries that had not arrived 5 s after their POST was answered. */
+  missing: number;
+}
+
+/**
+ * Connects `count` websocket clients to `url`, 100 at a time, each listening for notifications
+ * titled "fanout"; `ready` resolves once the socket is one the process sends to.
+ */
+export async function openAudience(
+  url: string,
+  count: number,
+  token: string,
+  ready: (socket: BenchSocket, index: number) => Promise<unknown>,
+): Promise<Audience> {
+  const arrivals = new Map<string, number[]>();
+  const sockets: BenchSocket[] = [];
+  for (let start = 0; start < count; start += 100) {
+    await Promise.all(
+      Array.from({ length: Math.min(100, count - start) }, async (_, i) => {
+        const socket: BenchSocket = connect(url, {
+          transports: ['websocket'],
+          auth: { token },
+          forceNew: true,
+        });
+        socket.on('event', (event) => {
+          if (event.type !== 'notification.created' || event.notification.title !== 'fanout') return;
+          const list = arrivals.get(event.notification.id) ?? [];
+          list.push(performance.now());
+          arrivals.set(event.notification.id, list);
+        });
+        sockets.push(socket);
+        await ready(socket, start + i);
+      }),
+    );
+  }
+  return {
+    arrivals,
+    close: () => {
+      for (const socket of sockets) socket.disconnect();
+    },
+  };
+}
+
+/** Resolves once `socket` has connected. */
+export function connected(socket: BenchSocket): Promise<void> {
+  return new Promise((resolve) => (socket.connected ? resolve() : socket.once('connect', () => resolve())));
+}
+
+/**
+ * Sends `notifications` notifications one after another through `post` (which answers the created
+ * notification's id) and waits for each to reach every socket of `audience` (at most 5 s after
+ * its answer) before the next, 50 ms apart.
+ */
+export async function measureFanout(
+  audience: Audience,
+  clients: number,
+  notifications: number,
+  post: (n: number) => Promise<string>,
+): Promise<Fanout> {
+  const fromSent: number[] = [];
+  const last: number[] = [];
+  let missing = 0;
+  for (let n = 0; n < notifications; n++) {
+    const sent = performance.now();
+    const id = await post(n);
+    const deadline = performance.now() + 5000;
+    while ((audience.arrivals.get(id)?.length ?? 0) < clients && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    const delays = (audience.arrivals.get(id) ?? []).map((arrived) => arrived - sent);
+    fromSent.push(...delays);
+    if (delays.length > 0) last.push(Math.max(...delays));
+    missing += clients - delays.length;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { fromSent, last, missing };
+}

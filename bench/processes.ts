@@ -1,0 +1,109 @@
+// What bench/service reads of a process: the floor started as the service is, the time from a
+// spawn to the first answer of GET /health, and resident memory (the process and its children).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface FloorProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts bench/service-floor.ts the way `spawnService` starts the service (one `node --import tsx`
+ * process from the repository's root) and waits for its "listening on" line.
+ */
+export async function spawnFloor(): Promise<FloorProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/service-floor.ts', '--port', '0'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`the floor exited with ${code}: ${output}`)));
+  });
+  return {
+    url,
+    child,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Asks GET /health until it answers 200; returns the milliseconds from `since` (performance.now()). */
+export async function untilHealthy(url: string, since: number, timeoutMs = 60_000): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    try {
+      const response = await fetch(`${url}/health`);
+      await response.arrayBuffer();
+      if (response.ok) return performance.now() - since;
+    } catch {
+      // Not answering yet.
+    }
+    if (performance.now() > deadline) throw new Error(`${url}/health did not answer in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+async function readStat(pid: string): Promise<{ pid: number; ppid: number } | undefined> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ")".
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return { pid: Number(pid), ppid };
+  } catch {
+    return undefined; // Gone meanwhile.
+  }
+}
+
+async function rssKb(pid: number): Promise<number> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Resident set size in MB of `pid` and all its descendants (script hosts, if any run), from Linux's
+ * /proc; NaN where there is none.
+ */
+export async function treeRssMb(pid: number): Promise<number> {
+  let entries: string[];
+  try {
+    entries = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
+  } catch {
+    return Number.NaN;
+  }
+  const stats = (await Promise.all(entries.map(readStat))).filter((stat) => stat !== undefined);
+  const tree = new Set([pid]);
+  // Parents come before children in most listings, not all: repeat until nothing is added.
+  for (let added = true; added;) {
+    added = false;
+    for (const stat of stats) {
+      if (tree.has(stat.ppid) && !tree.has(stat.pid)) {
+        tree.add(stat.pid);
+        added = true;
+      }
+    }
+  }
+  const kb = await Promise.all([...tree].map(rssKb));
+  return kb.reduce((sum, value) => sum + value, 0) / 1024;
+}

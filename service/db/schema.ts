@@ -1,0 +1,165 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { Variant } from '../../src/shared/variants';
+
+/**
+ * The tables as Kysely sees them, one type for both stores. Where the stores hand values back
+ * differently the read type says so, and the mappers in repositories/rows.ts make one shape of
+ * them:
+ *
+ * - timestamps are written as ISO 8601 text; PostgreSQL reads them back as Date, SQLite as
+ *   that text;
+ * - booleans come back as 0/1 from SQLite, which has no boolean type;
+ * - JSON columns are written and read as JSON text on both (postgres.ts reads jsonb as text),
+ *   so `fromJson` parses them in one place;
+ * - `events.rooms` is `text[]` in PostgreSQL and JSON text in SQLite (see dialect.ts).
+ */
+
+type Timestamp = ColumnType<Date | string, string, string>;
+type DefaultTimestamp = ColumnType<Date | string, string | undefined, string>;
+type NullableTimestamp = ColumnType<Date | string | null, string | null, string | null>;
+type Flag = ColumnType<boolean | number, boolean, boolean>;
+type DefaultFlag = ColumnType<boolean | number, boolean | undefined, boolean>;
+/** JSON text (see above). */
+type Json = ColumnType<string, string, string>;
+type DefaultJson = ColumnType<string, string | undefined, string>;
+type NullableJson = ColumnType<string | null, string | null, string | null>;
+
+export interface SchemaMigrationsTable {
+  version: number;
+  name: string;
+  applied_at: DefaultTimestamp;
+}
+
+export interface TokensTable {
+  id: string;
+  scope: 'full' | 'readonly' | 'affiliated';
+  name: ColumnType<string, string | undefined, string>;
+  secret_hash: string;
+  created_at: DefaultTimestamp;
+  last_used_at: NullableTimestamp;
+}
+
+export interface ChannelsTable {
+  id: string;
+  type: 'default' | 'affiliated' | 'virtualized';
+  name: string;
+  tag: string;
+  parent_channel_id: string | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface FlowsTable {
+  id: string;
+  type: 'default' | 'affiliated' | 'virtualized';
+  variant: Variant;
+  tag: string;
+  errored: DefaultFlag;
+  enabled: Flag;
+  channel_id: string | null;
+  source: string | null;
+  parameters: NullableJson;
+  data: DefaultJson;
+  data_updated_at: NullableTimestamp;
+  created_at: DefaultTimestamp;
+}
+
+export interface BoardsTable {
+  id: string;
+  name: string;
+  settings: Json;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface WidgetsTable {
+  id: string;
+  board_id: string;
+  flow_id: string;
+  variant: Variant;
+  column: number;
+  row: number;
+  width: number;
+  height: number;
+  in_board_index: number;
+  background: ColumnType<string, string | undefined, string>;
+}
+
+export interface NotificationsTable {
+  id: string;
+  channel_id: string;
+  title: string | null;
+  message: string | null;
+  icon: string | null;
+  duration: number;
+  sound_url: string | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface PlaylistsTable {
+  id: string;
+  name: string;
+  items: DefaultJson;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface DevicesTable {
+  id: string;
+  tag: string;
+  playlist_id: string | null;
+  name: ColumnType<string, string | undefined, string>;
+  description: ColumnType<string, string | undefined, string>;
+  online: DefaultFlag;
+  last_seen_date: NullableTimestamp;
+  last_seen_ip: string | null;
+  diagnostics: NullableJson;
+  created_at: DefaultTimestamp;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  type: string;
+  /** `text[]` in PostgreSQL, JSON text in SQLite: written and read through dialect.ts. */
+  rooms: ColumnType<string[] | string, string[] | string, never>;
+  payload: Json;
+  created_at: DefaultTimestamp;
+}
+
+export interface ScriptsTable {
+  id: string;
+  name: string;
+  code: string;
+  run_interval: string;
+  timeout_seconds: ColumnType<number, number | undefined, number>;
+  enabled: DefaultFlag;
+  flow_id: string | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface ScriptRunsTable {
+  seq: Generated<number>;
+  id: string;
+  script_id: string;
+  started_at: Timestamp;
+  duration_ms: number;
+  outcome: 'ok' | 'error' | 'timeout' | 'invalid';
+  trigger: 'schedule' | 'manual';
+  logs: DefaultJson;
+  error: string | null;
+}
+
+export interface Schema {
+  schema_migrations: SchemaMigrationsTable;
+  tokens: TokensTable;
+  channels: ChannelsTable;
+  flows: FlowsTable;
+  boards: BoardsTable;
+  widgets: WidgetsTable;
+  notifications: NotificationsTable;
+  playlists: PlaylistsTable;
+  devices: DevicesTable;
+  events: EventsTable;
+  scripts: ScriptsTable;
+  script_runs: ScriptRunsTable;
+}

@@ -1,0 +1,133 @@
+// The build, and the check that runs before the product does:
+//
+//   node tools/build.ts [target ...]             builds the targets (all by default)
+//   node tools/build.ts --if-stale [target ...]  builds those, and what they need to run, whose
+//                                                output is missing or older than their sources
+//
+// `npm start`, `npm run service` and `npm run start:web` run the second before their bundle, so
+// they work right after `npm ci` and cost some 60 ms afterwards. Node runs this file as it is (it
+// strips the types itself): building needs esbuild and vite, never tsx or a compiler.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { freshness, stamped } from './freshness.ts';
+import { NODE_BUNDLES, buildNodeBundle, type NodeBundle } from './node-bundles.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+const TARGET_NAMES = ['renderer', 'main', 'script-host', 'service', 'web-player', 'launcher'] as const;
+type TargetName = (typeof TARGET_NAMES)[number];
+
+interface Target {
+  /** Folders and files (from the repository) whose change makes the output stale. */
+  inputs: readonly string[];
+  /** What the build writes; the target is stale while one is missing. */
+  outputs: readonly string[];
+  /** Targets whose output it needs at run time (for --if-stale). */
+  needs: readonly TargetName[];
+  build(): Promise<unknown>;
+}
+
+/** Inputs of every target: the build itself, the compiler options esbuild reads, the packages. */
+const COMMON_INPUTS = ['tools', 'tsconfig.json', 'node_modules/.package-lock.json'];
+
+/** A Node bundle's target: the bundle, built by esbuild (loaded only then). */
+const nodeBundle = (name: NodeBundle, inputs: string[], needs: TargetName[]): Target => ({
+  inputs,
+  outputs: [`dist/${NODE_BUNDLES[name].outfile}`],
+  needs,
+  build: () => buildNodeBundle(name),
+});
+
+const TARGETS: Record<TargetName, Target> = {
+  renderer: {
+    inputs: ['renderer', 'src/shared', 'resources/sounds'],
+    outputs: ['dist/renderer/index.html'],
+    needs: [],
+    async build() {
+      const { build } = await import('vite');
+      // Warnings only, on stderr: `npm run service -- token create` prints the token on stdout.
+      await build({ configFile: join(ROOT, 'renderer', 'vite.config.ts'), logLevel: 'warn' });
+    },
+  },
+  main: {
+    inputs: ['src'],
+    outputs: ['dist/main/index.cjs', 'dist/preload/index.cjs'],
+    needs: ['renderer'],
+    build: async () => (await import('../src/main/build.ts')).buildBundles(),
+  },
+  'script-host': {
+    inputs: ['service/scripts/host'],
+    outputs: ['dist/script-host/host.cjs'],
+    needs: [],
+    build: async () => (await import('../service/scripts/host/build.ts')).buildScriptHost(),
+  },
+  service: nodeBundle('service', ['service', 'src/shared'], ['script-host']),
+  'web-player': nodeBundle('web-player', ['src'], ['renderer']),
+  // Electron, where it exists, runs dist/main with the renderer; the embedded service runs scripts.
+  launcher: nodeBundle('launcher', ['src', 'service'], ['renderer', 'main', 'script-host']),
+};
+
+const isTarget = (name: string): name is TargetName => (TARGET_NAMES as readonly string[]).includes(name);
+const here = (path: string) => join(ROOT, path);
+const stampOf = (name: TargetName) => join(ROOT, 'dist', '.stamps', name);
+
+/** The targets and, with `withNeeds`, what they need, each once, needs first. */
+function closure(names: readonly TargetName[], withNeeds: boolean): TargetName[] {
+  const result = new Set<TargetName>();
+  const add = (name: TargetName) => {
+    if (withNeeds) for (const need of TARGETS[name].needs) add(need);
+    result.add(name);
+  };
+  names.forEach(add);
+  return [...result];
+}
+
+async function buildTarget(name: TargetName, reason: string): Promise<void> {
+  const started = performance.now();
+  await stamped(stampOf(name), () => TARGETS[name].build());
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  // On stderr, as everything here: the product's own output comes after, on stdout.
+  process.stderr.write(`built ${name} (${TARGETS[name].outputs.join(', ')}) in ${seconds} s${reason}\n`);
+}
+
+/** Builds `names` (with --if-stale only the stale ones, and what they need); false on a failure. */
+async function run(args: readonly string[]): Promise<boolean> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    options: { 'if-stale': { type: 'boolean', default: false } },
+    allowPositionals: true,
+  });
+  const unknown = positionals.filter((name) => !isTarget(name));
+  if (unknown.length > 0) {
+    console.error(`tools/build.ts: no target ${unknown.join(', ')} (${TARGET_NAMES.join(', ')})`);
+    return false;
+  }
+  const asked = positionals.filter(isTarget);
+  const ifStale = values['if-stale'];
+  const names = closure(asked.length > 0 ? asked : TARGET_NAMES, ifStale);
+  const todo: { name: TargetName; reason: string }[] = [];
+  for (const name of names) {
+    if (!ifStale) {
+      todo.push({ name, reason: '' });
+      continue;
+    }
+    const target = TARGETS[name];
+    const state = await freshness(stampOf(name), target.outputs.map(here), [
+      ...COMMON_INPUTS.map(here),
+      ...target.inputs.map(here),
+    ]);
+    if (!state.fresh) todo.push({ name, reason: ` (${state.reason})` });
+  }
+  // Side by side: esbuild and vite each use the cores they get, and most of a build is waiting.
+  const results = await Promise.allSettled(todo.map(({ name, reason }) => buildTarget(name, reason)));
+  const failed = results.flatMap((result, index) =>
+    result.status === 'rejected' ? [{ name: todo[index]?.name, error: result.reason as Error }] : [],
+  );
+  for (const { name, error } of failed) console.error(`tools/build.ts: ${name} failed: ${error.message}`);
+  return failed.length === 0;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  process.exitCode = (await run(process.argv.slice(2))) ? 0 : 1;
+}

@@ -1,0 +1,91 @@
+// The service, the web player and the `npm start` launcher as one ES module each for plain Node:
+// dist/service/server.mjs, dist/web-player/main.mjs and dist/launcher/launch.mjs, every runtime
+// dependency inside but the few below. The web player and the launcher find the renderer and
+// package.json by their own location (../../dist/renderer, ../../package.json), which is right
+// from src/<folder>/ and from dist/<folder>/ alike.
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Metafile, Plugin } from 'esbuild';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The project's own Node, which the npm scripts run the bundles on. */
+const NODE_TARGET = 'node24';
+
+/** Entry points, and their bundles under dist/. */
+export const NODE_BUNDLES = {
+  service: { entry: 'service/server.ts', outfile: 'service/server.mjs' },
+  'web-player': { entry: 'src/web-player/main.ts', outfile: 'web-player/main.mjs' },
+  launcher: { entry: 'src/main/launch.ts', outfile: 'launcher/launch.mjs' },
+} as const;
+
+export type NodeBundle = keyof typeof NODE_BUNDLES;
+
+/**
+ * Left in node_modules (which `npm ci` fills) because they cannot work from inside a bundle:
+ * PGlite loads its WebAssembly and data files from beside its own module; @fastify/swagger-ui
+ * serves Swagger UI's files from its own folder and reads its logo from there when registered;
+ * pg-native (pg's), bufferutil and utf-8-validate (ws's) are optional native addons, tried in a
+ * try/catch and done without.
+ */
+const EXTERNAL = ['@electric-sql/pglite', '@fastify/swagger-ui', 'pg-native', 'bufferutil', 'utf-8-validate'];
+
+/**
+ * An ES module has no `require`; the CommonJS packages inside (fastify, pg, socket.io) call it
+ * for Node's own modules, which esbuild leaves to a `require` in scope.
+ */
+const BANNER =
+  "import { createRequire as __wallboardCreateRequire } from 'node:module';\n" +
+  'const require = __wallboardCreateRequire(import.meta.url);';
+
+const HOST_LOCATION = join(ROOT, 'service', 'scripts', 'host', 'location');
+const BUNDLED_HOST_LOCATION = join(ROOT, 'service', 'scripts', 'host', 'location-bundled.ts');
+
+/**
+ * The script host's location as the bundled service sees it: beside the bundle, never built at
+ * run time. The module is swapped rather than a branch left dead: esbuild would still bundle what
+ * a dead branch imports (esbuild itself, here).
+ */
+const bundledHostLocation: Plugin = {
+  name: 'bundled-script-host-location',
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)location$/ }, (args) =>
+      resolve(args.resolveDir, args.path) === HOST_LOCATION ? { path: BUNDLED_HOST_LOCATION } : undefined,
+    );
+  },
+};
+
+/** What must never be in a bundle: the build tools, which the product runs without. */
+const TOOLING = [
+  /(^|\/)node_modules\/(esbuild|vite|typescript|tsx)\//,
+  /^service\/scripts\/host\/build\.ts$/,
+];
+
+function checkInputs(name: NodeBundle, metafile: Metafile): void {
+  const tooling = Object.keys(metafile.inputs).filter((input) => TOOLING.some((rule) => rule.test(input)));
+  if (tooling.length > 0)
+    throw new Error(`the ${name} bundle would contain build tooling: ${tooling.join(', ')}`);
+}
+
+/** Builds one bundle under `outDir` (dist/ by default); returns its path. */
+export async function buildNodeBundle(name: NodeBundle, outDir = join(ROOT, 'dist')): Promise<string> {
+  const { build } = await import('esbuild');
+  const { entry, outfile } = NODE_BUNDLES[name];
+  const result = await build({
+    entryPoints: [join(ROOT, entry)],
+    outfile: join(outDir, outfile),
+    absWorkingDir: ROOT,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: NODE_TARGET,
+    external: EXTERNAL,
+    banner: { js: BANNER },
+    plugins: [bundledHostLocation],
+    sourcemap: 'linked',
+    legalComments: 'linked',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  checkInputs(name, result.metafile);
+  return join(outDir, outfile);
+}
