@@ -18,14 +18,17 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
-/** A Database over `kysely` (either store, or a test's wrapping of one). */
-export function databaseOn(kind: StoreKind, kysely: Kysely<Schema>, close: () => Promise<void>): Database {
-  return {
-    kind,
-    kysely,
-    transaction: (work) => transact({ kind, kysely }, work),
-    close,
-  };
+/**
+ * A Database over `kysely` (either store, or a test's wrapping of one); `transaction` may be the
+ * store's own way of running one (the embedded store's group commit).
+ */
+export function databaseOn(
+  kind: StoreKind,
+  kysely: Kysely<Schema>,
+  close: () => Promise<void>,
+  transaction: Database['transaction'] = (work) => transact({ kind, kysely }, work),
+): Database {
+  return { kind, kysely, transaction, close };
 }
 
 /**

@@ -3,6 +3,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { Kysely, SqliteDialect, type LogConfig } from 'kysely';
 import { lockDataFolder, prepareDataFolder } from './data-folder';
 import { databaseOn, type Database } from './database';
+import { groupCommit } from './group-commit';
 import { kyselySqliteDatabase } from './node-sqlite-adapter';
 import type { Schema } from './schema';
 import { checkStore, sqlitePath } from './sqlite-files';
@@ -44,7 +45,7 @@ export async function openEmbedded(dir?: string, log?: LogConfig): Promise<Datab
     dialect: new SqliteDialect({ database: kyselySqliteDatabase(opened) }),
     ...(log ? { log } : {}),
   });
-  return databaseOn('sqlite', kysely, async () => {
+  const close = async () => {
     try {
       await kysely.destroy();
       // Kysely closes the database only once it has used it.
@@ -52,5 +53,6 @@ export async function openEmbedded(dir?: string, log?: LogConfig): Promise<Datab
     } finally {
       await unlock();
     }
-  });
+  };
+  return databaseOn('sqlite', kysely, close, groupCommit('sqlite', kysely));
 }
