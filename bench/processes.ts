@@ -1,48 +1,14 @@
 // What bench/service reads of a process: the floor started as the service is, the time from a
 // spawn to the first answer of GET /health, and resident memory (the process and its children).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { readdir, readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-export interface FloorProcess {
-  url: string;
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
+import { spawnListening, type ServiceProcess } from '../service/service-process';
 
 /**
  * Starts bench/service-floor.ts the way `spawnService` starts the service (one `node --import tsx`
  * process from the repository's root) and waits for its "listening on" line.
  */
-export async function spawnFloor(): Promise<FloorProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/service-floor.ts', '--port', '0'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the floor exited with ${code}: ${output}`)));
-  });
-  return {
-    url,
-    child,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+export function spawnFloor(): Promise<ServiceProcess> {
+  return spawnListening(['--import', 'tsx', 'bench/service-floor.ts', '--port', '0'], {}, 'the floor');
 }
 
 /** Asks GET /health until it answers 200; returns the milliseconds from `since` (performance.now()). */

@@ -30,7 +30,19 @@ export async function spawnService(
   env: Record<string, string> = {},
   from: ServiceFrom = 'source',
 ): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [...NODE_ARGS[from], '--log-level', 'warn', ...args], {
+  return spawnListening([...NODE_ARGS[from], '--log-level', 'warn', ...args], env, 'the service');
+}
+
+/**
+ * Starts `node <nodeArgs>` from the repository's root and waits for its "listening on <url>" line
+ * (the service's, or a bench's floor standing in for it).
+ */
+export async function spawnListening(
+  nodeArgs: string[],
+  env: Record<string, string> = {},
+  name = 'the process',
+): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -44,7 +56,7 @@ export async function spawnService(
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the service exited with ${code}: ${output}`)));
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}: ${output}`)));
   });
   return {
     url,
