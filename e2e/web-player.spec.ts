@@ -114,6 +114,28 @@ test('the page logs to the agent when the agent sends something invalid', async 
   await expect(page.getByTestId('device-name')).toHaveText('Lobby');
 });
 
+test('one bad playlist item costs that item, not the whole state', async ({ page }) => {
+  const host = new FakeHost(lobby);
+  const server = await startPlayer(host);
+  await page.goto(server.url);
+  await expect(page.getByTestId('device-name')).toHaveText('Lobby');
+
+  const items = [
+    { type: 'image', url: 'not a url', duration: 10 },
+    { type: 'image', url: 'https://media.example.com/welcome.png', duration: 10 },
+  ];
+  const playlist = { id: 'pl_1', name: 'Hall', items, updated_at: '2026-11-23T12:00:00.000Z' };
+  const hall = { ...lobby, device: { tag: 'hall-screen', name: 'Main hall' }, playlist };
+  host.emit({ kind: 'state', state: hall as unknown as PlayerState });
+
+  await expect
+    .poll(() => host.logs.map((log) => log.message))
+    .toContainEqual(expect.stringContaining('skipped item 1 of the playlist'));
+  expect(host.logs.some((log) => log.message.includes('ignored an invalid'))).toBe(false);
+  // The rest of the state was taken.
+  await expect(page.getByTestId('device-name')).toHaveText('Main hall');
+});
+
 test('after the agent restarts the page reconnects and catches up', async ({ page }) => {
   const first = await startPlayer(new FakeHost(lobby));
   const port = Number(new URL(first.url).port);

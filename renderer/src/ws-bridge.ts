@@ -1,6 +1,7 @@
 import type { BridgeMessage, PlayerState, Unsubscribe, WallboardBridge } from '../../src/shared/bridge';
 import { describeIssues } from '../../src/shared/issues';
 import { agentFrameSchema, type RendererFrame } from '../../src/shared/web-bridge-protocol';
+import { dropBadItems } from './player/sanitize-state';
 
 const REQUEST_TIMEOUT_MS = 10_000;
 const RETRY_FIRST_MS = 1_000;
@@ -35,6 +36,24 @@ function callEach<T>(listeners: Set<(value: T) => void>, value: T): void {
       console.error('a bridge listener failed', error);
     }
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A frame's player state with its bad playlist items taken out (each logged), before the frame
+ * is checked: one bad item costs that item, not the whole state, as on Electron's path.
+ */
+function salvageStates(frame: unknown, warn: (message: string) => void): unknown {
+  if (!isRecord(frame)) return frame;
+  if (frame.kind === 'state-response') return { ...frame, state: dropBadItems(frame.state, warn) };
+  const message = frame.message;
+  if (frame.kind === 'message' && isRecord(message) && message.kind === 'state') {
+    return { ...frame, message: { ...message, state: dropBadItems(message.state, warn) } };
+  }
+  return frame;
 }
 
 /**
@@ -81,7 +100,7 @@ export function connectWebSocketBridge(url: string): WebSocketBridge {
       warn('ignored a bridge frame from the agent that is not JSON');
       return;
     }
-    const parsed = agentFrameSchema.safeParse(json);
+    const parsed = agentFrameSchema.safeParse(salvageStates(json, warn));
     if (!parsed.success) {
       warn(`ignored an invalid bridge frame from the agent: ${describeIssues(parsed.error)}`);
       return;

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { BridgeMessage } from '../shared/bridge';
+import { playerStateSchema, type BridgeMessage } from '../shared/bridge';
 import type { HelloAck } from '../shared/events';
 import { DeviceAgent, type MediaStore } from './agent';
 import type { AgentConfig } from './config';
@@ -222,6 +222,40 @@ describe('catching up', () => {
     expect(agent.getState().boards.b1?.name).toBe('One');
     expect(log.lines.some((l) => l.includes('does not fit the contract'))).toBe(true);
     await agent.stop();
+  });
+
+  it('drops a realtime event or a hello answer that does not fit the contract, resyncs, and keeps a state it can restore', async () => {
+    const agent = await startWithOneBoard();
+    const playlistGets = service.count('GET', '/playlists/p1');
+    socket.push({ id: 11, type: 'metrics.changed', flow_id: 'f', flow_tag: 'cpu', data: 'broken' } as never);
+    socket.push({ id: 12, type: 'metrics.changed', flow_id: 'f', flow_tag: 'not a tag!', data: {} } as never);
+    expect(playerStateSchema.safeParse(agent.getState()).success).toBe(true);
+    expect(log.lines.filter((l) => l.includes('realtime event does not fit the contract'))).toHaveLength(2);
+    await clock.advance(1000);
+    expect(service.count('GET', '/playlists/p1')).toBe(playlistGets + 1);
+
+    // A reconnection whose answer replays a bad event: the answer is not trusted, the state is fetched.
+    socket.answer = () =>
+      ({
+        resync: false,
+        last_event_id: 13,
+        events: [{ id: 13, type: 'metrics.changed', flow_id: 'f', flow_tag: 'cpu', data: 5 }],
+      }) as never;
+    socket.fire('connect');
+    await clock.advance(0);
+    expect(log.lines.some((l) => l.includes('the hello answer does not fit the contract'))).toBe(true);
+    expect(service.count('GET', '/playlists/p1')).toBe(playlistGets + 2);
+    expect(agent.getState().boards.b1?.widgets[0]?.flow.data).not.toBe(5);
+    await agent.stop();
+
+    // What it kept plays after a restart with the service down.
+    service.down = true;
+    socket = new FakeSocket(() => resyncAck());
+    const restarted = makeAgent();
+    await restarted.start();
+    expect(restarted.getState()).toMatchObject({ stale: true, playlist: { id: 'p1' } });
+    expect(restarted.getState().boards.b1?.name).toBe('One');
+    await restarted.stop();
   });
 
   it('replays missed events after a reconnection instead of resyncing', async () => {

@@ -1,5 +1,6 @@
 import type { BridgeMessage, PlayerState, RendererLog, ShowingReport, Unsubscribe } from '../shared/bridge';
-import type { RealtimeEvent } from '../shared/events';
+import { helloAckSchema, realtimeEventSchema, type RealtimeEvent } from '../shared/events';
+import { describeIssues } from '../shared/issues';
 import type { Notification } from '../shared/notification';
 import { playerStateSchema } from '../shared/bridge';
 import { backoffDelay } from './backoff';
@@ -124,7 +125,16 @@ export class DeviceAgent implements BridgeHost {
       this.setState({ ...this.state, online: false, stale: true });
     });
     socket.on('connect_error', (error) => this.deps.log.warn(`cannot reach the service: ${error.message}`));
-    socket.on('event', (event) => this.onEvent(event));
+    // What the service pushes is checked where it enters this process, as its HTTP answers are: a
+    // bad event must not reach the state the agent keeps (and plays from after a restart).
+    socket.on('event', (event: unknown) => {
+      const parsed = realtimeEventSchema.safeParse(event);
+      if (parsed.success) return this.onEvent(parsed.data);
+      this.deps.log.warn(
+        `a realtime event does not fit the contract, dropped: ${describeIssues(parsed.error)}; resyncing`,
+      );
+      this.scheduleResync();
+    });
   }
 
   /** Says goodbye to the service (best effort) and stops every timer and connection. */
@@ -228,7 +238,17 @@ export class DeviceAgent implements BridgeHost {
       // Beats start once the service knows the device (and keep going through later outages).
       this.heartbeat.start();
     }
-    const ack = await socket.hello(this.config.tag, this.lastEventId);
+    const answer: unknown = await socket.hello(this.config.tag, this.lastEventId);
+    const parsed = helloAckSchema.safeParse(answer);
+    if (!parsed.success) {
+      // Its events cannot be trusted one by one: the whole state is fetched (and checked) again.
+      this.deps.log.warn(
+        `the hello answer does not fit the contract: ${describeIssues(parsed.error)}; resyncing`,
+      );
+      await this.resync();
+      return;
+    }
+    const ack = parsed.data;
     if (ack.error) throw new Error(ack.error);
     if (ack.resync) {
       this.lastEventId = ack.last_event_id;
