@@ -1,7 +1,7 @@
 import type { BridgeMessage, PlayerState, Unsubscribe, WallboardBridge } from '../../src/shared/bridge';
 import { describeIssues } from '../../src/shared/issues';
 import { agentFrameSchema, type RendererFrame } from '../../src/shared/web-bridge-protocol';
-import { dropBadItems } from './player/sanitize-state';
+import { dropBadItems, isRecord } from './player/sanitize-state';
 
 const REQUEST_TIMEOUT_MS = 10_000;
 const RETRY_FIRST_MS = 1_000;
@@ -36,10 +36,6 @@ function callEach<T>(listeners: Set<(value: T) => void>, value: T): void {
       console.error('a bridge listener failed', error);
     }
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -1,6 +1,6 @@
-import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SQLITE_FILE } from './sqlite-files';
+import { SQLITE_FILE, exists } from './sqlite-files';
 
 const LOCK_FILE = 'wallboard.lock';
 
@@ -10,12 +10,6 @@ const FILE_MODE = 0o600;
 
 /** The store's own files: the database, its write-ahead log and shared memory, and our lock. */
 const OWN_FILES = [SQLITE_FILE, `${SQLITE_FILE}-wal`, `${SQLITE_FILE}-shm`, LOCK_FILE];
-
-const exists = (file: string) =>
-  stat(file).then(
-    () => true,
-    () => false,
-  );
 
 function isAlive(pid: number): boolean {
   try {

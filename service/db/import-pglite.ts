@@ -2,12 +2,13 @@
 // (`<data>/pgdata`). On the first start of the SQLite store in that folder its rows are copied
 // over, in one transaction, and the old folder is renamed so that it is not imported twice (and
 // stays as a copy until the operator removes it).
-import { rename, stat } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Database, Queryable } from './database';
 import { toJson, toTextArray } from './dialect';
 import { openLegacyPglite } from './legacy-pglite';
 import type { Schema } from './schema';
+import { exists } from './sqlite-files';
 
 type Table = Exclude<keyof Schema, 'schema_migrations'>;
 
@@ -29,13 +30,6 @@ const TABLES: readonly { name: Table; json: readonly string[]; order: string }[]
 const BATCH = 200;
 
 export const LEGACY_FOLDER = 'pgdata';
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
-}
 
 async function isEmpty(db: Queryable): Promise<boolean> {
   for (const { name } of TABLES) {

@@ -8,7 +8,8 @@ import { DatabaseSync } from 'node:sqlite';
 /** The embedded store's database file in a data folder. */
 export const SQLITE_FILE = 'wallboard.sqlite';
 
-const exists = (file: string) =>
+/** Whether a file or folder is there. */
+export const exists = (file: string) =>
   stat(file).then(
     () => true,
     () => false,

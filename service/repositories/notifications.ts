@@ -80,7 +80,7 @@ export class NotificationRepository {
       .limit(1)
       .executeTakeFirst();
     if (!cut) return;
-    const at = typeof cut.created_at === 'string' ? cut.created_at : cut.created_at.toISOString();
+    const at = isoRequired(cut.created_at);
     await this.db.kysely
       .deleteFrom('notifications')
       .where((eb) =>

@@ -1,7 +1,7 @@
 import { describeIssues } from '../../../src/shared/issues';
 import { playlistItemSchema } from '../../../src/shared/playlist';
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
