@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import type { ApiError } from '../../src/shared/api-error';
 import type { FieldIssue } from '../../src/shared/issues';
 import { isStorageFull } from '../db/constraint-errors';
+import { DomainError, type DomainErrorKind } from '../domain/errors';
 
 /** An answer other than success, with the error body every route shares. */
 export class HttpError extends Error {
@@ -27,6 +28,13 @@ export class HttpError extends Error {
     return new HttpError(409, 'conflict', message, details);
   }
 }
+
+const DOMAIN_STATUS: Record<DomainErrorKind, [number, string]> = {
+  invalid: [400, 'invalid_request'],
+  not_found: [404, 'not_found'],
+  conflict: [409, 'conflict'],
+  unavailable: [503, 'unavailable'],
+};
 
 export function errorBody(code: string, message: string, details: FieldIssue[] = []): ApiError {
   return { error: { code, message, details } };
@@ -90,6 +98,10 @@ export function installErrorHandling(app: FastifyInstance): void {
       if (error.status === 401)
         reply.header('www-authenticate', 'Bearer realm="wallboard", Basic realm="wallboard"');
       return reply.status(error.status).send(errorBody(error.code, error.message, error.details));
+    }
+    if (error instanceof DomainError) {
+      const [status, code] = DOMAIN_STATUS[error.kind];
+      return reply.status(status).send(errorBody(code, error.message, error.details));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const details = validationIssues(error);
