@@ -1,14 +1,7 @@
-// Debian's Chromium: no browser is downloaded on these machines. The flags keep it from reaching
-// for the network at start-up (this machine has none) and let it run as root in CI.
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// The tests' browser: Debian's Chromium, never a downloaded one, with the kiosk's flags that keep
+// it off the network (this machine has none), and the two it needs to run as root in CI.
+import { chromiumPath, CHROMIUM_QUIET_ARGS } from './src/launcher/chromium-kiosk.ts';
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--autoplay-policy=no-user-gesture-required',
-];
+export const CHROMIUM_PATH = chromiumPath(process.env);
+
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', ...CHROMIUM_QUIET_ARGS];

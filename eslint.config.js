@@ -11,27 +11,101 @@ const nodeMessage = 'Node modules are not allowed in this layer.';
 const nodePaths = builtinModules.map((name) => ({ name, message: nodeMessage }));
 const node = { group: ['node:*'], message: nodeMessage };
 const electron = { group: ['electron', 'electron/*'], message: 'Electron is not allowed in this layer.' };
-const layer = (name, patterns) => ({
-  group: patterns,
-  message: `${name} must not be imported from this layer.`,
-});
-const agent = layer('The device agent', ['**/src/agent/**', '**/agent/*']);
-const main = layer('Electron main', ['**/src/main/**', '**/main/*']);
-const preload = layer('The preload', ['**/src/preload/**', '**/preload/*']);
-const service = layer('The service', ['**/service/**']);
-const renderer = layer('The renderer', ['**/renderer/**']);
 const ui = {
   group: ['react', 'react-dom', 'react/*', 'react-dom/*'],
   message: 'UI libraries belong in the renderer.',
 };
 
-const restrict = (files, patterns) => ({
-  files,
-  ignores: ['**/*.test.ts', '**/*.test.tsx'],
-  rules: {
-    'no-restricted-imports': ['error', { paths: patterns.includes(node) ? nodePaths : [], patterns }],
+// Every room of the product and what it may import from the others: an allow-list. Each room is
+// denied every other room it does not name, and a folder in no room fails lint until it is placed
+// here (see the end of this file). `imports` of a room are given as gitignore-style patterns of
+// import specifiers.
+const ROOMS = {
+  shared: { files: ['src/shared/**'], imports: ['**/src/shared/**', '**/shared/*'], may: [] },
+  renderer: { files: ['renderer/src/**'], imports: ['**/renderer/**'], may: ['shared'] },
+  agent: { files: ['src/agent/**'], imports: ['**/src/agent/**', '**/agent/*'], may: ['shared'] },
+  preload: { files: ['src/preload/**'], imports: ['**/src/preload/**', '**/preload/*'], may: ['shared'] },
+  // The Electron shell.
+  main: { files: ['src/main/**'], imports: ['**/src/main/**', '**/main/*'], may: ['agent', 'shared'] },
+  webPlayer: {
+    files: ['src/web-player/**'],
+    imports: ['**/src/web-player/**', '**/web-player/*'],
+    may: ['agent', 'shared'],
   },
-});
+  // `npm start`: plain Node, with the embedded service.
+  launcher: {
+    files: ['src/launcher/**'],
+    imports: ['**/src/launcher/**', '**/launcher/*'],
+    may: ['agent', 'shared', 'webPlayer', 'service'],
+  },
+  service: { files: ['service/**'], imports: ['**/service/**'], may: ['shared'] },
+  // The guest prelude runs inside a script's QuickJS engine: the ECMAScript built-ins only.
+  guest: { files: ['service/scripts/host/guest/**'], imports: [], may: [] },
+  // The build: it bundles the script host with the service's own build step.
+  tools: { files: ['tools/**'], imports: ['**/tools/**'], may: ['service'] },
+};
+const PLATFORM = {
+  shared: [node, electron, ui],
+  renderer: [node, electron],
+  agent: [electron, ui],
+  preload: [node, ui],
+  main: [ui],
+  webPlayer: [electron, ui],
+  launcher: [electron, ui],
+  service: [electron, ui],
+  guest: [node, electron, ui],
+  tools: [electron, ui],
+};
+// Test helpers and configurations live beside the code; no product file may import them.
+const TEST_CODE = ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', '**/*test-kit*', 'e2e/**', 'bench/**'];
+const testImports = {
+  group: [
+    '**/testing/*',
+    '**/testing/**',
+    '**/*test-kit*',
+    '**/test-support*',
+    '**/fuzz-support*',
+    '**/*.test',
+    '**/chromium',
+    '**/chromium.ts',
+    '**/*.config',
+    '**/*.config.ts',
+    '**/e2e/**',
+    '**/bench/**',
+  ],
+  message: 'Product code must not import tests, their helpers or their configuration.',
+};
+const TEST_FILES = [...TEST_CODE, 'service/test-support.ts', 'service/fuzz-support.ts'];
+
+const denied = (name) =>
+  Object.entries(ROOMS)
+    .filter(([other]) => other !== name && !ROOMS[name].may.includes(other) && ROOMS[other].imports.length)
+    .map(([other, room]) => ({
+      group: room.imports,
+      message: `${other} must not be imported from ${name}.`,
+    }));
+
+const placeRoom = (name) => {
+  const patterns = [...PLATFORM[name], ...denied(name), testImports];
+  return {
+    files: ROOMS[name].files,
+    ignores: TEST_FILES,
+    rules: {
+      'no-restricted-imports': ['error', { paths: patterns.includes(node) ? nodePaths : [], patterns }],
+    },
+  };
+};
+
+// Everything that is not in a room, a test, or a configuration named here.
+const PLACED = [
+  ...Object.values(ROOMS).flatMap((room) => room.files),
+  ...TEST_FILES,
+  'src/*.test.ts',
+  '*.config.{js,ts}',
+  'renderer/vite.config.ts',
+  'chromium.ts',
+  '.ci/**',
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'out/', 'test-results/', 'playwright-report/'] },
@@ -59,14 +133,17 @@ export default tseslint.config(
       'no-empty-pattern': 'off',
     },
   },
-  restrict(['src/shared/**'], [node, electron, ui, agent, main, preload, service, renderer]),
-  restrict(['renderer/src/**'], [node, electron, agent, main, preload, service]),
-  restrict(['src/agent/**'], [electron, ui, main, preload, renderer]),
-  restrict(['service/**'], [electron, ui, agent, main, preload, renderer]),
-  // The guest prelude runs inside a script's QuickJS engine: the ECMAScript built-ins only.
-  restrict(['service/scripts/host/guest/**'], [node, electron, ui, agent, main, preload, renderer]),
-  restrict(['src/preload/**'], [node, ui, agent, main, service, renderer]),
-  restrict(['src/main/**'], [ui, renderer]),
+  ...Object.keys(ROOMS).map(placeRoom),
+  {
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    ignores: PLACED,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'Program', message: 'This folder is in no room: place it in ROOMS of eslint.config.js.' },
+      ],
+    },
+  },
   {
     files: ['src/shared/**', 'service/scripts/host/guest/**'],
     ignores: ['**/*.test.ts'],

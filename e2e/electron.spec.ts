@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { _electron as electron, expect, test } from '@playwright/test';
-import { findElectronBinary, type ElectronBinary } from '../src/main/electron-binary';
-import { startEmbeddedService, type EmbeddedService } from '../src/main/embedded-service';
+import { findElectronBinary, type ElectronBinary } from '../src/launcher/electron-binary';
+import { startEmbeddedService, type EmbeddedService } from '../src/launcher/embedded-service';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PACKAGED = process.env.WALLBOARD_PACKAGED_APP;

@@ -89,4 +89,40 @@ describe('layering', () => {
       [],
     );
   });
+
+  it('places every folder in a room: code in a new folder fails until it is placed', async () => {
+    expect(await lintErrors('src/newroom/probe.ts', 'export const x = 1;\n')).toContain(
+      'no-restricted-syntax',
+    );
+    expect(await lintErrors('lib/probe.ts', 'export const x = 1;\n')).toContain('no-restricted-syntax');
+    expect(await lintErrors('src/agent/probe.ts', 'export const x = 1;\n')).toEqual([]);
+  });
+
+  it('lets each runtime import only the rooms it names', async () => {
+    const service = "export * from '../../service/app';\n";
+    expect(await lintErrors('src/launcher/probe.ts', service)).toEqual([]);
+    expect(await lintErrors('src/web-player/probe.ts', service)).toContain('no-restricted-imports');
+    expect(await lintErrors('src/main/probe.ts', service)).toContain('no-restricted-imports');
+    expect(await lintErrors('src/main/probe.ts', "export * from '../launcher/launcher';\n")).toContain(
+      'no-restricted-imports',
+    );
+    expect(await lintErrors('src/agent/probe.ts', "export * from '../web-player/main';\n")).toContain(
+      'no-restricted-imports',
+    );
+    expect(await lintErrors('service/probe.ts', "export * from '../src/agent/config';\n")).toContain(
+      'no-restricted-imports',
+    );
+  });
+
+  it('keeps tests, their helpers and their configuration out of product code', async () => {
+    for (const code of [
+      "export * from '../../chromium';\n",
+      "export * from './testing/fakes';\n",
+      "export * from '../../service/test-support';\n",
+      "export * from '../../vitest.config';\n",
+    ]) {
+      expect(await lintErrors('src/launcher/probe.ts', code)).toContain('no-restricted-imports');
+    }
+    expect(await lintErrors('src/agent/probe.test.ts', "export * from './testing/fakes';\n")).toEqual([]);
+  });
 });

@@ -54,7 +54,7 @@ const TARGETS: Record<TargetName, Target> = {
     inputs: ['src'],
     outputs: ['dist/main/index.cjs', 'dist/preload/index.cjs'],
     needs: ['renderer'],
-    build: async () => (await import('../src/main/build.ts')).buildBundles(),
+    build: async () => (await import('./electron-bundles.ts')).buildBundles(),
   },
   'script-host': {
     inputs: ['service/scripts/host'],

@@ -15,7 +15,7 @@ const NODE_TARGET = 'node24';
 export const NODE_BUNDLES = {
   service: { entry: 'service/server.ts', outfile: 'service/server.mjs' },
   'web-player': { entry: 'src/web-player/main.ts', outfile: 'web-player/main.mjs' },
-  launcher: { entry: 'src/main/launch.ts', outfile: 'launcher/launch.mjs' },
+  launcher: { entry: 'src/launcher/launch.ts', outfile: 'launcher/launch.mjs' },
 } as const;
 
 export type NodeBundle = keyof typeof NODE_BUNDLES;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, jittered } from './backoff';
-import { ConfigError, defaultTag, resolveConfig, settingsFromEnv } from './config';
+import { ConfigError, defaultTag, resolveConfig } from './config';
+import { settingsFromEnv } from './flags';
 
 const defaults = { tag: 'screen-abc', name: 'host', cacheDir: '/tmp/cache' };
 

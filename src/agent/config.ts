@@ -33,18 +33,6 @@ export const settingsSchema = z.object({
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
-/** WALLBOARD_SERVER, WALLBOARD_TOKEN, ... */
-export function settingsFromEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
-  return {
-    server: env.WALLBOARD_SERVER,
-    token: env.WALLBOARD_TOKEN,
-    tag: env.WALLBOARD_TAG,
-    name: env.WALLBOARD_NAME,
-    heartbeatSeconds: env.WALLBOARD_HEARTBEAT,
-    cacheDir: env.WALLBOARD_CACHE_DIR,
-  };
-}
-
 function defined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(
     Object.entries(value).filter(([, v]) => v !== undefined && v !== ''),

@@ -1,7 +1,8 @@
 import os from 'node:os';
 import { join } from 'node:path';
 import { DeviceAgent } from './agent';
-import { defaultTag, resolveConfig, settingsFromEnv, type AgentConfig } from './config';
+import { defaultTag, resolveConfig, type AgentConfig } from './config';
+import { settingsFromEnv } from './flags';
 import { FileStore } from './file-store';
 import { MediaCache } from './media-cache';
 import { connectSocketIo, nodeSystemInfo, realClock } from './node-edges';

@@ -1,17 +1,15 @@
 import { parseArgs } from 'node:util';
+import { agentFlagHelp, AGENT_FLAG_OPTIONS, settingsFromFlags } from '../agent/flags';
 
 export const MAIN_HELP = `Usage: wallboard [options]
 
 The Wallboard kiosk: plays this screen's playlist full-screen, and starts again by itself.
 
 Options (each also from the environment, or remembered from an earlier start):
-  --server <url>         the Wallboard service (WALLBOARD_SERVER)
-  --token <token>        a token of the service (WALLBOARD_TOKEN); kept encrypted where the
-                         system has a secret store, never shown to the page
-  --tag <tag>            this screen's device tag (WALLBOARD_TAG; default from the machine id)
-  --name <name>          this screen's name (WALLBOARD_NAME; default the host name)
-  --heartbeat <seconds>  seconds between heartbeats (WALLBOARD_HEARTBEAT; default 30)
-  --cache-dir <dir>      the media cache (WALLBOARD_CACHE_DIR; default <user data>/media)
+${agentFlagHelp({
+  token: 'kept encrypted where the system has a secret store, never shown to the page',
+  'cache-dir': 'default <user data>/media',
+})}
   --windowed             a normal window instead of the full-screen kiosk (development)
   --install-autostart    start the app at login (and under systemd on Linux), then exit
   --remove-autostart     undo --install-autostart, then exit
@@ -22,15 +20,8 @@ the autostart entry needs none. WALLBOARD_USER_DATA moves the app's own folder (
 state, media cache, logs) elsewhere.
 `;
 
-/** The agent settings a command line may give; names as in src/agent/config.ts. */
-export interface FlagSettings {
-  server?: string;
-  token?: string;
-  tag?: string;
-  name?: string;
-  heartbeatSeconds?: string;
-  cacheDir?: string;
-}
+/** The agent settings a command line may give, as strings to validate (src/agent/config.ts). */
+export type FlagSettings = ReturnType<typeof settingsFromFlags>;
 
 export interface MainArgs {
   settings: FlagSettings;
@@ -50,28 +41,15 @@ export function parseMainArgs(args: string[]): MainArgs {
     strict: false,
     allowPositionals: true,
     options: {
-      server: { type: 'string' },
-      token: { type: 'string' },
-      tag: { type: 'string' },
-      name: { type: 'string' },
-      heartbeat: { type: 'string' },
-      'cache-dir': { type: 'string' },
+      ...AGENT_FLAG_OPTIONS,
       windowed: { type: 'boolean' },
       'install-autostart': { type: 'boolean' },
       'remove-autostart': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
-  const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
   return {
-    settings: {
-      server: text(values.server),
-      token: text(values.token),
-      tag: text(values.tag),
-      name: text(values.name),
-      heartbeatSeconds: text(values.heartbeat),
-      cacheDir: text(values['cache-dir']),
-    },
+    settings: settingsFromFlags(values),
     windowed: values.windowed === true,
     installAutostart: values['install-autostart'] === true,
     removeAutostart: values['remove-autostart'] === true,

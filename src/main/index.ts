@@ -1,4 +1,4 @@
-// The Electron main process (bundled to dist/main/index.cjs by src/main/build.ts).
+// The Electron main process (bundled to dist/main/index.cjs by tools/electron-bundles.ts).
 import * as electron from 'electron';
 import { startShell } from './shell';
 

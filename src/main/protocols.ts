@@ -4,8 +4,8 @@ import { join, normalize, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { CustomScheme } from 'electron';
 import { CACHE_FILE_NAME } from '../agent/node-cache-files';
-import { contentTypeOf } from '../web-player/static-server';
 import { parseRange } from '../shared/byte-range';
+import { contentTypeOf } from '../shared/media-types';
 
 /** The renderer is served from app://wallboard/, never from file://. */
 export const APP_SCHEME = 'app';

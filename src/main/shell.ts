@@ -3,14 +3,8 @@ import { join } from 'node:path';
 import type * as ElectronModule from 'electron';
 import type { BrowserWindow } from 'electron';
 import type { DeviceAgent } from '../agent/agent';
-import {
-  ConfigError,
-  defaultTag,
-  resolveConfig,
-  settingsFromEnv,
-  settingsSchema,
-  type AgentConfig,
-} from '../agent/config';
+import { ConfigError, defaultTag, resolveConfig, settingsSchema, type AgentConfig } from '../agent/config';
+import { settingsFromEnv } from '../agent/flags';
 import { createNodeAgent } from '../agent/node-agent';
 import { nodeSystemInfo, realClock } from '../agent/node-edges';
 import type { Clock, Fetch, Logger, SystemInfo } from '../agent/ports';

@@ -2,8 +2,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { exitOnSignals } from '../../service/graceful-exit';
+import { closeOnSignals } from '../agent/close-on-signals';
 import { ConfigError } from '../agent/config';
+import { agentFlagHelp, AGENT_FLAG_OPTIONS, settingsFromFlags } from '../agent/flags';
 import { consoleLogger } from '../agent/node-edges';
 import { createNodeAgent, defaultDataDir, loadAgentConfig } from '../agent/node-agent';
 import { startWebPlayerServer } from './web-player-server';
@@ -14,12 +15,10 @@ Runs the Wallboard device agent without Electron and serves the player to any br
 http://127.0.0.1:<port>/.
 
 Options (each also from the environment or <data-dir>/settings/settings.json):
-  --server <url>         the Wallboard service (WALLBOARD_SERVER)
-  --token <token>        a token of the service, scope affiliated is enough (WALLBOARD_TOKEN)
-  --tag <tag>            this device's tag (WALLBOARD_TAG; default derived from the machine)
-  --name <name>          this device's name (WALLBOARD_NAME; default the host name)
-  --heartbeat <seconds>  seconds between heartbeats (WALLBOARD_HEARTBEAT; default 30)
-  --cache-dir <dir>      the media cache (WALLBOARD_CACHE_DIR; default <data-dir>/media)
+${agentFlagHelp({
+  token: 'scope affiliated is enough',
+  'cache-dir': 'default <data-dir>/media',
+})}
   --data-dir <dir>       state and settings (default $XDG_DATA_HOME/wallboard or ~/.local/share/wallboard)
   --port <port>          the player's port (default 8080; 0 picks a free one)
   --host <address>       the player's address (default 127.0.0.1)
@@ -34,12 +33,7 @@ const RENDERER_DIR = fileURLToPath(new URL('../../dist/renderer', import.meta.ur
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      server: { type: 'string' },
-      token: { type: 'string' },
-      tag: { type: 'string' },
-      name: { type: 'string' },
-      heartbeat: { type: 'string' },
-      'cache-dir': { type: 'string' },
+      ...AGENT_FLAG_OPTIONS,
       'data-dir': { type: 'string' },
       port: { type: 'string', default: '8080' },
       host: { type: 'string', default: '127.0.0.1' },
@@ -55,17 +49,7 @@ async function main(): Promise<void> {
     throw new ConfigError(`--port must be a port number, not "${values.port}"`);
   if (!existsSync(RENDERER_DIR)) throw new ConfigError('dist/renderer is missing: run `npm run build` first');
   const dataDir = values['data-dir'] ?? defaultDataDir();
-  const config = await loadAgentConfig(
-    {
-      server: values.server,
-      token: values.token,
-      tag: values.tag,
-      name: values.name,
-      heartbeatSeconds: values.heartbeat,
-      cacheDir: values['cache-dir'],
-    },
-    dataDir,
-  );
+  const config = await loadAgentConfig(settingsFromFlags(values), dataDir);
   const log = consoleLogger('web-player');
   const { agent } = createNodeAgent({
     config,
@@ -85,13 +69,10 @@ async function main(): Promise<void> {
   });
   // Scripts and tests that start the player on port 0 read the address from this line.
   process.stdout.write(`Wallboard web player for device "${config.tag}" at ${server.url}\n`);
-  exitOnSignals({
-    async stop() {
-      await server.close();
-      await agent.stop();
-    },
-    log,
-  });
+  closeOnSignals(async () => {
+    await server.close();
+    await agent.stop();
+  }, log);
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
-import { CHROMIUM_PATH } from '../../chromium';
 import { chromiumAvailable, chromiumKioskArgs } from './chromium-kiosk';
+
+const CHROMIUM_PATH = '/usr/bin/chromium';
 
 it('opens the player in kiosk mode with a throw-away profile and no network chatter', () => {
   const args = chromiumKioskArgs('http://127.0.0.1:8080/', '/tmp/profile', false);
@@ -19,6 +20,10 @@ it('needs Chromium and a display', () => {
   const installed = (path: string) => path === CHROMIUM_PATH;
   expect(chromiumAvailable({ DISPLAY: ':0' }, installed)).toEqual({ ok: true, path: CHROMIUM_PATH });
   expect(chromiumAvailable({ WAYLAND_DISPLAY: 'wayland-0' }, installed).ok).toBe(true);
+  expect(chromiumAvailable({ CHROMIUM_PATH: '/opt/c' }, (path) => path === '/opt/c')).toEqual({
+    ok: false,
+    reason: expect.stringMatching(/no display/),
+  });
   expect(chromiumAvailable({}, installed)).toEqual({
     ok: false,
     reason: expect.stringMatching(/no display/),

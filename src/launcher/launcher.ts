@@ -1,7 +1,14 @@
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, defaultTag, resolveConfig, settingsFromEnv } from '../agent/config';
+import { ConfigError, defaultTag, resolveConfig } from '../agent/config';
+import {
+  agentFlagHelp,
+  AGENT_FLAG_OPTIONS,
+  flagsOf,
+  settingsFromEnv,
+  settingsFromFlags,
+} from '../agent/flags';
 import type { Logger, SystemInfo } from '../agent/ports';
 import type { ElectronBinary } from './electron-binary';
 import type { EmbeddedService } from './embedded-service';
@@ -14,12 +21,7 @@ in Chromium's kiosk mode (or at a printed address). With no service configured, 
 service with the demo content runs beside it.
 
 Options:
-  --server <url>         the Wallboard service (WALLBOARD_SERVER); none: the embedded demo service
-  --token <token>        a token of that service (WALLBOARD_TOKEN)
-  --tag <tag>            this screen's device tag (WALLBOARD_TAG; default from the machine id)
-  --name <name>          this screen's name (WALLBOARD_NAME; default the host name)
-  --heartbeat <seconds>  seconds between heartbeats (WALLBOARD_HEARTBEAT; default 30)
-  --cache-dir <dir>      the media cache (WALLBOARD_CACHE_DIR)
+${agentFlagHelp({ server: 'none: the embedded demo service' })}
   --windowed             Electron only: a normal window instead of the full-screen kiosk
   --web                  the web player even where Electron exists
   --port <port>          the web player's port (default 8080; 0 picks a free one)
@@ -27,8 +29,6 @@ Options:
                          (default .wallboard-data/npm-start)
   -h, --help             show this help
 `;
-
-const PASSED_TO_ELECTRON = ['server', 'token', 'tag', 'name', 'heartbeat', 'cache-dir'] as const;
 
 export interface Running {
   /** Where the web player is, when it is the one running. */
@@ -69,12 +69,7 @@ function parseLaunchArgs(argv: string[]) {
   return parseArgs({
     args: argv,
     options: {
-      server: { type: 'string' },
-      token: { type: 'string' },
-      tag: { type: 'string' },
-      name: { type: 'string' },
-      heartbeat: { type: 'string' },
-      'cache-dir': { type: 'string' },
+      ...AGENT_FLAG_OPTIONS,
       windowed: { type: 'boolean', default: false },
       web: { type: 'boolean', default: false },
       port: { type: 'string', default: '8080' },
@@ -103,14 +98,7 @@ export async function runLauncher(
   if (!/^\d+$/.test(values.port) || port > 65535)
     throw new ConfigError(`--port must be a port number, not "${values.port}"`);
   const dataDir = resolve(values['data-dir']);
-  const flags = {
-    server: values.server,
-    token: values.token,
-    tag: values.tag,
-    name: values.name,
-    heartbeatSeconds: values.heartbeat,
-    cacheDir: values['cache-dir'],
-  };
+  const flags = settingsFromFlags(values);
   const fromEnv = settingsFromEnv(env);
   const tag = flags.tag ?? fromEnv.tag ?? defaultTag(await deps.system.machineId().catch(() => hostname()));
 
@@ -126,11 +114,7 @@ export async function runLauncher(
   try {
     const electron = values.web ? { ok: false as const, reason: '--web was given' } : deps.findElectron();
     if (electron.ok) {
-      const args = [deps.root];
-      for (const name of PASSED_TO_ELECTRON) {
-        const value = values[name];
-        if (value !== undefined) args.push(`--${name}`, value);
-      }
+      const args = [deps.root, ...flagsOf(values)];
       if (values.windowed) args.push('--windowed');
       // The demo service by environment, not flags: the app remembers flags, and this one's port changes.
       const extraEnv: Record<string, string> = service

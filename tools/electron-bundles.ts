@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Electron 45: Node 22 in main, Chromium 140 in the renderer (and the preload). */
 const NODE_TARGET = 'node22';
 const CHROME_TARGET = 'chrome140';

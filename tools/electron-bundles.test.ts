@@ -10,9 +10,9 @@ import { promisify } from 'node:util';
 import { extractFile, listPackage } from '@electron/asar';
 import { build as viteBuild } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildBundles } from './build';
+import { buildBundles } from './electron-bundles';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
 /** Optional requires of bundled libraries, each inside a try: ws's native speed-ups, macOS sensors. */
 const OPTIONAL = new Set([

@@ -3,14 +3,28 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../chromium';
 
-/** The flags of chromium.ts that keep Chromium off the network, without the test-only ones. */
-const TEST_ONLY = new Set(['--no-sandbox', '--disable-gpu']);
+/** Debian's Chromium, unless CHROMIUM_PATH names another. */
+export function chromiumPath(env: Record<string, string | undefined>): string {
+  return env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+}
+
+/**
+ * What keeps Chromium from reaching for the network on its own (a screen may have none) and lets
+ * media play unattended. The tests' browser (chromium.ts) uses the same flags.
+ */
+export const CHROMIUM_QUIET_ARGS = [
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--autoplay-policy=no-user-gesture-required',
+];
 
 export function chromiumKioskArgs(url: string, userDataDir: string, runningAsRoot: boolean): string[] {
   return [
-    ...CHROMIUM_ARGS.filter((arg) => !TEST_ONLY.has(arg)),
+    ...CHROMIUM_QUIET_ARGS,
     // Chromium refuses to start as root with its sandbox on; a kiosk should not run as root anyway.
     ...(runningAsRoot ? ['--no-sandbox'] : []),
     `--user-data-dir=${userDataDir}`,
@@ -30,10 +44,11 @@ export function chromiumAvailable(
   env: Record<string, string | undefined>,
   exists: (path: string) => boolean = existsSync,
 ): { ok: true; path: string } | { ok: false; reason: string } {
-  if (!exists(CHROMIUM_PATH)) return { ok: false, reason: `no Chromium at ${CHROMIUM_PATH}` };
+  const path = chromiumPath(env);
+  if (!exists(path)) return { ok: false, reason: `no Chromium at ${path}` };
   if (!env.DISPLAY && !env.WAYLAND_DISPLAY)
     return { ok: false, reason: 'no display (DISPLAY and WAYLAND_DISPLAY are unset)' };
-  return { ok: true, path: CHROMIUM_PATH };
+  return { ok: true, path };
 }
 
 export interface KioskBrowser {

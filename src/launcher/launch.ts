@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { exitOnSignals } from '../../service/graceful-exit';
+import { closeOnSignals } from '../agent/close-on-signals';
 import { ConfigError } from '../agent/config';
 import { consoleLogger, nodeSystemInfo } from '../agent/node-edges';
 import { chromiumAvailable, openChromiumKiosk } from './chromium-kiosk';
@@ -54,7 +54,7 @@ async function main(): Promise<number> {
   if (!running) return 0;
   // The service's own stop path: the player, then the embedded service and its store, with the
   // same deadline and second-signal exit.
-  exitOnSignals({ stop: () => running.stop(), log });
+  closeOnSignals(() => running.stop(), log);
   return running.done;
 }
 
