@@ -22,23 +22,29 @@ const ui = {
 // import specifiers.
 const ROOMS = {
   shared: { files: ['src/shared/**'], imports: ['**/src/shared/**', '**/shared/*'], may: [] },
+  // Plain Node helpers of every Node process: how it stops, how it logs.
+  node: { files: ['src/node/**'], imports: ['**/src/node/**', '**/node/*'], may: [] },
   renderer: { files: ['renderer/src/**'], imports: ['**/renderer/**'], may: ['shared'] },
-  agent: { files: ['src/agent/**'], imports: ['**/src/agent/**', '**/agent/*'], may: ['shared'] },
+  agent: { files: ['src/agent/**'], imports: ['**/src/agent/**', '**/agent/*'], may: ['shared', 'node'] },
   preload: { files: ['src/preload/**'], imports: ['**/src/preload/**', '**/preload/*'], may: ['shared'] },
   // The Electron shell.
-  main: { files: ['src/main/**'], imports: ['**/src/main/**', '**/main/*'], may: ['agent', 'shared'] },
+  main: {
+    files: ['src/main/**'],
+    imports: ['**/src/main/**', '**/main/*'],
+    may: ['agent', 'shared', 'node'],
+  },
   webPlayer: {
     files: ['src/web-player/**'],
     imports: ['**/src/web-player/**', '**/web-player/*'],
-    may: ['agent', 'shared'],
+    may: ['agent', 'shared', 'node'],
   },
   // `npm start`: plain Node, with the embedded service.
   launcher: {
     files: ['src/launcher/**'],
     imports: ['**/src/launcher/**', '**/launcher/*'],
-    may: ['agent', 'shared', 'webPlayer', 'service'],
+    may: ['agent', 'shared', 'node', 'webPlayer', 'service'],
   },
-  service: { files: ['service/**'], imports: ['**/service/**'], may: ['shared'] },
+  service: { files: ['service/**'], imports: ['**/service/**'], may: ['shared', 'node'] },
   // The guest prelude runs inside a script's QuickJS engine: the ECMAScript built-ins only.
   guest: { files: ['service/scripts/host/guest/**'], imports: [], may: [] },
   // The build: it bundles the script host with the service's own build step.
@@ -46,6 +52,7 @@ const ROOMS = {
 };
 const PLATFORM = {
   shared: [node, electron, ui],
+  node: [electron, ui],
   renderer: [node, electron],
   agent: [electron, ui],
   preload: [node, ui],

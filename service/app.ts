@@ -12,9 +12,11 @@ import { ensureDefaultChannel } from './bootstrap';
 import {
   createContext,
   DEFAULT_CONFIG,
-  type Clock,
+  systemClock,
+  withTimers,
   type ServiceConfig,
   type ServiceContext,
+  type TimeSource,
 } from './context';
 import type { Database } from './db/database';
 import { grants } from './http/auth';
@@ -22,7 +24,6 @@ import { installAuth } from './http/auth-hook';
 import { boundClose } from './http/connections';
 import { answerRouterError, installErrorHandling, PATH_PARAM_MAX } from './http/errors';
 import { attachRealtime, type Hub } from './realtime/hub';
-import { installRetention } from './retention';
 import { boardRoutes } from './routes/boards';
 import { channelRoutes } from './routes/channels';
 import { deviceRoutes } from './routes/devices';
@@ -39,7 +40,8 @@ export interface AppOptions {
   /** An open, migrated store (see db/open.ts). The app does not close it. */
   db: Database;
   config?: Partial<ServiceConfig>;
-  clock?: Clock;
+  /** The real time by default; one that only tells the time keeps the real timers. */
+  clock?: TimeSource;
   logger?: FastifyServerOptions['logger'];
   /** How long requests under way may hold `close()` before their connections are cut (http/connections.ts). */
   closeGraceMs?: number;
@@ -88,13 +90,13 @@ const documentPermission: typeof jsonSchemaTransform = (input) => {
 /** Builds the whole service without listening: tests call `inject`, server.ts calls `listen`. */
 export async function buildApp(options: AppOptions): Promise<App> {
   const config = { ...DEFAULT_CONFIG, ...options.config };
-  const ctx = createContext(options.db, config, options.clock ?? { now: () => new Date() });
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: config.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: PATH_PARAM_MAX },
     frameworkErrors: answerRouterError,
   }).withTypeProvider<ZodTypeProvider>();
+  const ctx = createContext(options.db, config, withTimers(options.clock ?? systemClock), app.log);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // JSON only: anything else is answered 415 rather than half-parsed.
@@ -129,6 +131,18 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await ensureDefaultChannel(options.db);
   for (const routes of ROUTES) await app.register(routes(ctx));
   const realtime = attachRealtime(app, ctx);
-  installRetention(app, ctx);
+  // The background jobs run while the app is ready. Their stop begins with the close, so that a
+  // script run under way is answered 503 at once instead of holding it, and ends before the
+  // close does: a pass under way finishes before the store is closed.
+  app.addHook('onReady', async () => {
+    await ctx.jobs.start();
+  });
+  app.addHook('preClose', async () => {
+    // Not awaited here (the server's close goes on meanwhile); a failure surfaces in onClose.
+    ctx.jobs.stop().catch(() => undefined);
+  });
+  app.addHook('onClose', async () => {
+    await ctx.jobs.stop();
+  });
   return Object.assign(app, { wallboard: ctx, realtime }) as unknown as App;
 }

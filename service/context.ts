@@ -1,5 +1,6 @@
 import type { Database } from './db/database';
 import { TokenAuthenticator } from './http/auth';
+import { serviceJobs, type ServiceJobs } from './jobs/service-jobs';
 import { EventPublisher } from './realtime/publisher';
 import { TokenRepository } from './repositories/tokens';
 import { PUBLIC_ONLY, type HttpAllowPolicy } from './scripts/destinations';
@@ -30,8 +31,36 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   scriptsHttpAllow: PUBLIC_ONLY,
 };
 
+/** Cancels what a clock was asked to run. */
+export type Cancel = () => void;
+
+/** Time, and timers on it: every job schedules through the context's clock, so a test can move it. */
 export interface Clock {
   now(): Date;
+  /** Runs `run` once after `ms`; a test's clock waits for what it returns (a job's pass). */
+  setTimeout(run: () => unknown, ms: number): Cancel;
+}
+
+/** The real time. Its timers do not keep the process alive: a stopped service must be free to exit. */
+export const systemClock: Clock = {
+  now: () => new Date(),
+  setTimeout(run, ms) {
+    const timer = setTimeout(run, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
+};
+
+/** A clock that only tells the time (a test's fixed one) schedules on the real timers. */
+export type TimeSource = Pick<Clock, 'now'> & Partial<Clock>;
+
+export function withTimers(time: TimeSource): Clock {
+  return time.setTimeout ? (time as Clock) : { now: () => time.now(), setTimeout: systemClock.setTimeout };
+}
+
+/** Where background work reports what failed: the app's logger. */
+export interface ServiceLog {
+  error(details: { err: unknown }, message: string): void;
 }
 
 /** Everything a route needs, made once per app and handed down: no module-level state. */
@@ -41,14 +70,26 @@ export interface ServiceContext {
   clock: Clock;
   auth: TokenAuthenticator;
   events: EventPublisher;
+  log: ServiceLog;
+  /** The background jobs (jobs/), started and stopped with the app. */
+  jobs: ServiceJobs;
 }
 
-export function createContext(db: Database, config: ServiceConfig, clock: Clock): ServiceContext {
-  return {
+export function createContext(
+  db: Database,
+  config: ServiceConfig,
+  clock: Clock,
+  log: ServiceLog,
+): ServiceContext {
+  const ctx = {
     db,
     config,
     clock,
+    log,
     auth: new TokenAuthenticator(new TokenRepository(db), () => clock.now()),
     events: new EventPublisher(db),
-  };
+  } as ServiceContext;
+  // The jobs act through the context that holds them.
+  ctx.jobs = serviceJobs(ctx);
+  return ctx;
 }

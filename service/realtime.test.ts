@@ -1,85 +1,34 @@
-import type { AddressInfo } from 'node:net';
-import { sql } from 'kysely';
-import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  ClientToServerEvents,
-  HelloAck,
-  RealtimeEvent,
-  ServerToClientEvents,
-} from '../src/shared/events';
 import { EventRepository } from './repositories/events';
 import { rooms } from './realtime/rooms';
-import { ADMIN_SECRET, startTestService, type TestService } from './test-support';
-
-type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
+import {
+  clientsOf,
+  connectError,
+  hello,
+  listen,
+  nextEvent,
+  notification,
+  seed,
+} from './testing/realtime-clients';
+import { startTestService, type TestService } from './test-support';
 
 let service: TestService;
 let url: string;
-const clients: Client[] = [];
-
-/** One device with a playlist of one board, whose widget shows flow f1; the board uses channel c1. */
-async function seed(): Promise<void> {
-  const statements = [
-    "insert into channels (id, type, name, tag) values ('c1', 'default', 'One', 'one'), ('c2', 'default', 'Two', 'two')",
-    "insert into flows (id, type, variant, tag, enabled, channel_id) values ('f1', 'default', 'value', 'cpu', true, 'c1'), ('f2', 'default', 'value', 'mem', true, 'c2')",
-    `insert into boards (id, name, settings) values ('b1', 'Ops', '{"channel_ids": ["c1"]}'), ('b2', 'Other', '{"channel_ids": ["c2"]}')`,
-    `insert into widgets (id, board_id, flow_id, variant, "column", "row", width, height, in_board_index) values ('w1', 'b1', 'f1', 'value', 0, 0, 4, 4, 0), ('w2', 'b2', 'f2', 'value', 0, 0, 4, 4, 0)`,
-    `insert into playlists (id, name, items) values ('p1', 'Loop', '[{"type": "board", "board_id": "b1", "channel_id": null, "duration": 10}]'), ('p2', 'Other', '[{"type": "board", "board_id": "b2", "channel_id": null, "duration": 10}]')`,
-    "insert into devices (id, tag, playlist_id) values ('d1', 'lobby', 'p1')",
-  ];
-  // Plain SQL that both stores read alike (JSON columns take JSON text).
-  for (const statement of statements) await sql.raw(statement).execute(service.db.kysely);
-}
+const clients = clientsOf(() => url);
+const open = clients.open;
 
 beforeAll(async () => {
   service = await startTestService();
-  await seed();
-  await service.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(service.app.server.address() as AddressInfo).port}`;
+  await seed(service);
+  url = await listen(service);
 });
-afterEach(() => {
-  for (const client of clients.splice(0)) client.disconnect();
-});
+afterEach(() => clients.closeAll());
 afterAll(() => service.close());
-
-function open(token: string | null = ADMIN_SECRET): Client {
-  const client: Client = connect(url, {
-    transports: ['websocket'],
-    reconnection: false,
-    auth: token === null ? {} : { token },
-  });
-  clients.push(client);
-  return client;
-}
-
-async function hello(client: Client, lastEventId: number | null): Promise<HelloAck> {
-  return client.emitWithAck('hello', { device_tag: 'lobby', last_event_id: lastEventId });
-}
-
-function nextEvent(client: Client): Promise<RealtimeEvent> {
-  return new Promise((resolve) => client.once('event', resolve));
-}
-
-const notification = (channel: string, title: string) => ({
-  type: 'notification.created' as const,
-  notification: {
-    id: `n-${title}`,
-    channel_id: channel,
-    title,
-    message: 'm',
-    icon: null,
-    duration: 10,
-    sound_url: null,
-    created_at: new Date().toISOString(),
-  },
-});
 
 describe('realtime', () => {
   it('refuses a connection without a valid token', async () => {
     for (const token of [null, 'wb_wrong']) {
-      const client = open(token);
-      const error = await new Promise<Error>((resolve) => client.once('connect_error', resolve));
+      const error = await connectError(open(token));
       expect(error.message).toContain('a valid token is required');
     }
   });
@@ -145,5 +94,26 @@ describe('realtime', () => {
     const client = open();
     const ack = await client.emitWithAck('hello', { device_tag: '' } as never);
     expect(ack.error).toMatch(/invalid hello/);
+  });
+
+  it('disconnects the sockets of a token at its deletion: they hear nothing more', async () => {
+    const secret = await service.tokenOf('readonly');
+    const tokens = (await service.call('GET', '/account/tokens?scope=readonly')).json() as { id: string }[];
+    const id = tokens[0]!.id;
+    const doomed = open(secret);
+    const kept = open();
+    await Promise.all([hello(doomed, null), hello(kept, null)]);
+    const heard: string[] = [];
+    doomed.on('event', (event) => heard.push(event.type));
+    const gone = new Promise<string>((resolve) => doomed.once('disconnect', resolve));
+    expect((await service.call('DELETE', `/account/tokens/${id}`)).statusCode).toBe(204);
+    expect(await gone).toBe('io server disconnect');
+    const received = nextEvent(kept);
+    // Both sockets said hello as lobby, whatever it plays by now.
+    await service.app.wallboard.events.publish(notification('c1', 'after deletion'), [rooms.device('lobby')]);
+    expect(await received).toMatchObject({ notification: { title: 'after deletion' } });
+    expect(heard).toEqual([]);
+    // Its reconnection is refused, as before.
+    expect((await connectError(open(secret))).message).toContain('a valid token is required');
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pruneStore } from './retention';
+import { pruneStore, RETENTION_INTERVAL_MS } from './jobs/retention';
 import { startTestService, type TestService } from './test-support';
+import { FakeClock } from './testing/fake-clock';
 
 let service: TestService;
 beforeAll(async () => {
@@ -8,10 +9,10 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
-const count = async (table: 'events' | 'notifications') =>
+const count = async (table: 'events' | 'notifications', target: TestService = service) =>
   Number(
     (
-      await service.db.kysely
+      await target.db.kysely
         .selectFrom(table)
         .select((eb) => eb.fn.countAll().as('n'))
         .executeTakeFirstOrThrow()
@@ -61,8 +62,31 @@ describe('what the store keeps', () => {
 
     // Notifications older than the days kept go, whatever their number.
     Object.assign(config, { notificationRetention: 10_000, notificationRetentionDays: 1 });
-    const later = { now: () => new Date(Date.now() + 2 * 86_400_000) };
+    const later = new FakeClock(new Date(Date.now() + 2 * 86_400_000));
     await pruneStore({ ...service.app.wallboard, clock: later });
     expect(await count('notifications')).toBe(0);
+  });
+
+  it('is pruned once a minute by a job of the app, which stops with it', async () => {
+    const clock = new FakeClock();
+    const own = await startTestService({ clock, config: { notificationRetention: 2 } });
+    try {
+      expect((await own.call('POST', '/flows', { tag: 'pruned', variant: 'text' })).statusCode).toBe(201);
+      for (let i = 0; i < 5; i += 1) {
+        const posted = await own.call('POST', '/flows/pruned/notifications', {
+          title: `n${i}`,
+          message: 'm',
+        });
+        expect(posted.statusCode, posted.body).toBe(201);
+      }
+      await clock.advance(RETENTION_INTERVAL_MS - 1);
+      expect(await count('notifications', own)).toBe(5);
+      // The clock waits for the pass it starts.
+      await clock.advance(1);
+      expect(await count('notifications', own)).toBe(2);
+    } finally {
+      await own.close();
+    }
+    expect(clock.pending).toBe(0);
   });
 });

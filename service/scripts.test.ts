@@ -367,32 +367,3 @@ describe('limits and isolation', () => {
     expect(stored).toHaveLength(50);
   });
 });
-
-describe('the scheduler', () => {
-  it('runs an enabled script at once and then on its interval, and stops when it is disabled', async () => {
-    const target = await createFlow('ticking', 'value');
-    const script = await createScript({
-      name: 'ticker',
-      code: 'return { value: (previous.value ?? 0) + 1 }',
-      interval: '1s',
-      enabled: true,
-      flow_id: target.id,
-    });
-    const runs = async () =>
-      ((await service.call('GET', `/scripts/${script.id}/runs`)).json() as ScriptRun[]).filter(
-        (run) => run.trigger === 'schedule',
-      );
-    for (let i = 0; i < 150 && (await runs()).length < 3; i++) await sleep(100);
-    expect((await runs()).length).toBeGreaterThanOrEqual(3);
-    expect(
-      ((await service.call('GET', '/flows/ticking/metrics')).json() as { value: number }).value,
-    ).toBeGreaterThanOrEqual(3);
-
-    await service.call('PATCH', `/scripts/${script.id}`, { enabled: false });
-    // A run already under way or in line still finishes.
-    await sleep(1000);
-    const count = (await runs()).length;
-    await sleep(1500);
-    expect((await runs()).length).toBe(count);
-  });
-});

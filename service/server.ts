@@ -1,9 +1,11 @@
 // The service's command line: `npm run service -- --help`.
+import { closeOnSignals } from '../src/node/close-on-signals';
+import { logOptions } from '../src/node/log-options';
 import { buildApp } from './app';
 import { ensureToken } from './bootstrap';
 import { HELP, parseCommand, type Command } from './cli-options';
 import { openStore } from './db/open';
-import { exitOnSignals, stopService } from './graceful-exit';
+import { stopService } from './graceful-exit';
 import { hashSecret, newSecret } from './http/auth';
 import { TokenRepository } from './repositories/tokens';
 import { runStoreCommand } from './store-commands';
@@ -40,10 +42,14 @@ async function run(command: Command): Promise<void> {
   }
   const adminToken = process.env.WALLBOARD_ADMIN_TOKEN;
   if (adminToken) await ensureToken(db, adminToken, 'full', 'WALLBOARD_ADMIN_TOKEN');
-  const app = await buildApp({ db, config: command.config, logger: { level: command.logLevel } });
-  exitOnSignals({
-    stop: () => stopService(app, db),
-    log: { info: (line) => app.log.info(line), error: (line) => app.log.error(line) },
+  const app = await buildApp({
+    db,
+    config: command.config,
+    logger: logOptions('service', command.logLevel),
+  });
+  closeOnSignals(() => stopService(app, db), {
+    info: (line) => app.log.info(line),
+    error: (line) => app.log.error(line),
   });
   await app.listen({ port: command.port, host: command.host });
   const address = app.server.address();

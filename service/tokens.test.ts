@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashSecret, TokenAuthenticator } from './http/auth';
+import type { StoredToken, TokenRepository } from './repositories/tokens';
 import { startTestService, type TestService } from './test-support';
 
 let service: TestService;
@@ -141,5 +143,98 @@ describe('errors common to every route', () => {
       expect.arrayContaining(['/account/tokens', '/account/tokens/{id}']),
     );
     expect((await service.call('GET', '/docs', undefined, null)).statusCode).toBeLessThan(400);
+  });
+});
+
+describe('the token cache', () => {
+  /** Tokens `a`, `b` and `c` (their secrets are their names), and the lookups asked of the store. */
+  function fixture(limits: ConstructorParameters<typeof TokenAuthenticator>[2] = {}) {
+    const stored = new Map(
+      ['a', 'b', 'c'].map((name): [string, StoredToken] => [
+        hashSecret(name),
+        {
+          id: `tok_${name}`,
+          scope: 'readonly',
+          name,
+          secret_hash: hashSecret(name),
+          created_at: new Date(0).toISOString(),
+          last_used_at: null,
+        },
+      ]),
+    );
+    const lookups: string[] = [];
+    let pending: Promise<void> = Promise.resolve();
+    const repository = {
+      async findByHash(hash: string) {
+        lookups.push(hash);
+        await pending;
+        return stored.get(hash) ?? null;
+      },
+      async touch() {},
+    } as unknown as TokenRepository;
+    // lru-cache takes a start at 0 for none.
+    let now = 1_000_000;
+    const auth = new TokenAuthenticator(
+      repository,
+      () => new Date(0),
+      limits,
+      () => now,
+    );
+    return {
+      auth,
+      lookups,
+      advance: (ms: number) => (now += ms),
+      hold: (until: Promise<void>) => (pending = until),
+    };
+  }
+
+  it('holds at most its size, least recently used out first', async () => {
+    const { auth, lookups } = fixture({ cacheSize: 2 });
+    for (const secret of ['a', 'b', 'a', 'c']) expect(await auth.authenticate(secret)).not.toBeNull();
+    expect(lookups).toHaveLength(3);
+    await auth.authenticate('a');
+    expect(lookups).toHaveLength(3);
+    await auth.authenticate('b');
+    expect(lookups).toHaveLength(4);
+  });
+
+  it('asks the store again once an entry expires', async () => {
+    const { auth, lookups, advance } = fixture({ cacheTtlMs: 1000 });
+    await auth.authenticate('a');
+    advance(999);
+    await auth.authenticate('a');
+    expect(lookups).toHaveLength(1);
+    advance(2);
+    await auth.authenticate('a');
+    expect(lookups).toHaveLength(2);
+  });
+
+  it('refuses a deleted token even when its lookup began before the deletion', async () => {
+    const { auth, hold } = fixture();
+    let release!: () => void;
+    hold(new Promise((resolve) => (release = resolve)));
+    const heard: string[] = [];
+    auth.onRevoked((id) => heard.push(id));
+    const racing = auth.authenticate('a');
+    auth.forget('tok_a');
+    release();
+    expect(await racing).toBeNull();
+    expect(await auth.authenticate('a')).toBeNull();
+    expect(heard).toEqual(['tok_a']);
+  });
+
+  it('counts unknown secrets per address, and refuses the address without asking the store', async () => {
+    const { auth, lookups, advance } = fixture({ failures: { burst: 3, perSecond: 1 } });
+    for (let i = 0; i < 3; i++) expect(await auth.authenticate(`guess-${i}`, '198.51.100.1')).toBeNull();
+    await expect(auth.authenticate('guess-3', '198.51.100.1')).rejects.toMatchObject({
+      retryAfterSeconds: 1,
+    });
+    await expect(auth.authenticate('b', '198.51.100.1')).rejects.toThrow(/unknown tokens/);
+    expect(lookups).toHaveLength(3);
+    expect(await auth.authenticate('b', '198.51.100.2')).not.toBeNull();
+    // A token already known passes from the refused address; and after a second, a new guess may come.
+    expect(await auth.authenticate('b', '198.51.100.1')).not.toBeNull();
+    advance(1000);
+    expect(await auth.authenticate('c', '198.51.100.1')).not.toBeNull();
   });
 });

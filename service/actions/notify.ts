@@ -1,26 +1,51 @@
 import type { Notification, NotificationCreate } from '../../src/shared/notification';
 import type { ServiceContext } from '../context';
-import { isForeignKeyViolation } from '../db/constraint-errors';
+import { conflict, notFound } from '../domain/errors';
 import { rooms } from '../realtime/rooms';
+import { ChannelRepository } from '../repositories/channels';
+import { FlowRepository } from '../repositories/flows';
 import { NotificationRepository } from '../repositories/notifications';
 
 /**
  * Stores a notification and announces it to the room of its own channel, in one commit: the one
- * path of the notification routes and of scripts. Null when the channel went away meanwhile.
+ * path of the notification routes and of scripts. Not found when the channel went away meanwhile.
  */
-export async function createNotification(
+export function createNotification(
   ctx: ServiceContext,
   channelId: string,
   body: NotificationCreate,
-): Promise<Notification | null> {
-  try {
-    return await ctx.events.transaction(async (tx, emit) => {
-      const notification = await new NotificationRepository(tx).create(channelId, body, ctx.clock.now());
-      emit({ type: 'notification.created', notification }, [rooms.channel(channelId)]);
-      return notification;
-    });
-  } catch (error) {
-    if (isForeignKeyViolation(error)) return null;
-    throw error;
-  }
+): Promise<Notification> {
+  return ctx.events.transaction(async (tx, emit) => {
+    const notification = await new NotificationRepository(tx).create(channelId, body, ctx.clock.now());
+    emit({ type: 'notification.created', notification }, [rooms.channel(channelId)]);
+    return notification;
+  });
+}
+
+/** To a channel named by id or by tag. */
+export async function notifyChannel(
+  ctx: ServiceContext,
+  idOrTag: string,
+  body: NotificationCreate,
+): Promise<Notification> {
+  const channel = await new ChannelRepository(ctx.db).findByIdOrTag(idOrTag);
+  if (!channel) throw notFound(`channel ${idOrTag}`);
+  return createNotification(ctx, channel.id, body);
+}
+
+/** To the channel of the flow with this tag. */
+export async function notifyFlowChannel(
+  ctx: ServiceContext,
+  tag: string,
+  body: NotificationCreate,
+): Promise<Notification> {
+  const flow = await new FlowRepository(ctx.db).getByTag(tag);
+  if (!flow) throw notFound(`flow ${tag}`);
+  if (flow.channel_id === null) throw conflict(`flow ${flow.tag} has no channel to send the notification to`);
+  return createNotification(ctx, flow.channel_id, body);
+}
+
+/** False when there is no such notification. */
+export function deleteNotification(ctx: ServiceContext, id: string): Promise<boolean> {
+  return new NotificationRepository(ctx.db).delete(id);
 }

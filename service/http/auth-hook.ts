@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { StoredToken } from '../repositories/tokens';
-import { grants, secretFromHeader, type Permission, type TokenAuthenticator } from './auth';
-import { HttpError } from './errors';
+import { AuthRateLimited, grants, secretFromHeader, type Permission, type TokenAuthenticator } from './auth';
+import { errorBody, HttpError } from './errors';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -19,11 +19,20 @@ export const UNAUTHORIZED_MESSAGE =
 /** Every route declares its permission; one without is refused, so nothing is open by mistake. */
 export function installAuth(app: FastifyInstance, auth: TokenAuthenticator): void {
   app.decorateRequest('token', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (request.is404) return;
     const permission = request.routeOptions.config.permission;
     if (permission === 'public' || request.routeOptions.url?.startsWith('/docs')) return;
-    const token = await auth.authenticate(secretFromHeader(request.headers.authorization));
+    let token;
+    try {
+      token = await auth.authenticate(secretFromHeader(request.headers.authorization), request.ip);
+    } catch (error) {
+      if (!(error instanceof AuthRateLimited)) throw error;
+      return reply
+        .status(429)
+        .header('retry-after', String(error.retryAfterSeconds))
+        .send(errorBody('rate_limited', error.message));
+    }
     if (!token) throw new HttpError(401, 'unauthorized', UNAUTHORIZED_MESSAGE);
     if (!permission || !grants(token.scope, permission)) {
       throw new HttpError(

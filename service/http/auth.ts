@@ -1,6 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { TokenScope } from '../../src/shared/token';
 import type { StoredToken, TokenRepository } from '../repositories/tokens';
+import { KeyedLimiter, type Millis, type Rate } from './rate-limit';
 
 /** What a route needs; each scope grants a fixed set (documented in docs/api.md). */
 export type Permission =
@@ -68,34 +70,111 @@ export function secretFromHeader(header: string | undefined): string | null {
 
 const TOUCH_INTERVAL_MS = 60_000;
 
+export interface AuthLimits {
+  /** Known tokens kept in memory, least recently used out first. */
+  cacheSize: number;
+  /**
+   * How long a cached token is trusted without asking the store again: a token deleted by another
+   * process on the same PostgreSQL database (this one drops its own deletions at once) is refused
+   * after this long at most.
+   */
+  cacheTtlMs: number;
+  /** Unknown secrets one client address may present: this many at once, then this many a second. */
+  failures: Rate;
+  /** Client addresses whose failures are counted at once (the oldest are forgotten first). */
+  failureAddresses: number;
+}
+
+export const DEFAULT_AUTH_LIMITS: AuthLimits = {
+  cacheSize: 10_000,
+  cacheTtlMs: 10 * 60_000,
+  failures: { burst: 20, perSecond: 20 / 60 },
+  failureAddresses: 10_000,
+};
+
+/** Thrown instead of checking a secret when its address has presented too many unknown ones. */
+export class AuthRateLimited extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`too many requests with unknown tokens from this address; try again in ${retryAfterSeconds} s`);
+  }
+}
+
 /**
- * Checks secrets against the stored hashes. Known tokens are cached by hash (and dropped when
- * deleted), so a request costs no query; `last_used_at` is written at most once a minute.
+ * Checks secrets against the stored hashes. Known tokens are cached by hash in a bounded LRU with
+ * expiry (and dropped when deleted), so a request costs no query; `last_used_at` is written at
+ * most once a minute. Unknown secrets are counted per client address: past the limit, that
+ * address gets `AuthRateLimited` without a query, except for tokens already cached (a device
+ * behind the same address as a flood keeps working).
  */
 export class TokenAuthenticator {
-  private readonly cache = new Map<string, StoredToken>();
-  private readonly touched = new Map<string, number>();
+  private readonly cache: LRUCache<string, StoredToken>;
+  private readonly touched: LRUCache<string, number>;
+  /** Ids deleted since start (ids are never reused), so a lookup that raced a deletion is refused. */
+  private readonly revoked: LRUCache<string, true>;
+  private readonly failures: KeyedLimiter;
+  private readonly revokedListeners = new Set<(id: string) => void>();
 
   constructor(
     private readonly tokens: TokenRepository,
     private readonly now: () => Date,
-  ) {}
+    limits: Partial<AuthLimits> = {},
+    millis?: Millis,
+  ) {
+    const { cacheSize, cacheTtlMs, failures, failureAddresses } = { ...DEFAULT_AUTH_LIMITS, ...limits };
+    // Ages read the clock at each look (ttlResolution 0): a call costs less than the hash did.
+    const clock = { ttlResolution: 0, ...(millis ? { perf: { now: millis } } : {}) };
+    this.cache = new LRUCache({ max: cacheSize, ttl: cacheTtlMs, ...clock });
+    this.touched = new LRUCache({ max: cacheSize });
+    this.revoked = new LRUCache({ max: cacheSize });
+    this.failures = new KeyedLimiter(failures, failureAddresses, millis);
+  }
 
-  async authenticate(secret: string | null): Promise<StoredToken | null> {
+  /**
+   * The token of `secret`, or null. With `address` (the client's), unknown secrets count against
+   * it, and past its limit this throws AuthRateLimited rather than asking the store.
+   */
+  async authenticate(secret: string | null, address?: string): Promise<StoredToken | null> {
     if (!secret) return null;
     const hash = hashSecret(secret);
-    const token = this.cache.get(hash) ?? (await this.tokens.findByHash(hash));
-    if (!token || !timingSafeEqual(Buffer.from(token.secret_hash, 'hex'), Buffer.from(hash, 'hex'))) {
+    const cached = this.cache.get(hash);
+    if (cached) {
+      this.touch(cached);
+      return cached;
+    }
+    const wait = address === undefined ? 0 : this.failures.blockedFor(address);
+    if (wait > 0) throw new AuthRateLimited(wait);
+    const token = await this.tokens.findByHash(hash);
+    if (
+      !token ||
+      this.revoked.has(token.id) ||
+      !timingSafeEqual(Buffer.from(token.secret_hash, 'hex'), Buffer.from(hash, 'hex'))
+    ) {
+      if (address !== undefined) this.failures.spend(address);
       return null;
     }
+    // Set on a lookup only, so its expiry counts from the store's answer, however often it is used.
     this.cache.set(hash, token);
     this.touch(token);
     return token;
   }
 
+  /** Whether the token `id` was deleted (while this service ran). */
+  isRevoked(id: string): boolean {
+    return this.revoked.has(id);
+  }
+
+  /** Calls `listener` with the id of every token deleted from now on; returns how to stop. */
+  onRevoked(listener: (id: string) => void): () => void {
+    this.revokedListeners.add(listener);
+    return () => this.revokedListeners.delete(listener);
+  }
+
+  /** The token `id` was deleted: refused from now on, and whoever listens is told at once. */
   forget(id: string): void {
-    for (const [hash, token] of this.cache) if (token.id === id) this.cache.delete(hash);
+    for (const [hash, token] of this.cache.entries()) if (token.id === id) this.cache.delete(hash);
     this.touched.delete(id);
+    this.revoked.set(id, true);
+    for (const listener of this.revokedListeners) listener(id);
   }
 
   private touch(token: StoredToken): void {

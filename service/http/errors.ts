@@ -5,7 +5,10 @@ import type { FieldIssue } from '../../src/shared/issues';
 import { isStorageFull } from '../db/constraint-errors';
 import { DomainError, type DomainErrorKind } from '../domain/errors';
 
-/** An answer other than success, with the error body every route shares. */
+/**
+ * An answer other than success for what only HTTP knows of (a missing or weak token); domain
+ * code refuses with a DomainError instead, mapped below.
+ */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -14,18 +17,6 @@ export class HttpError extends Error {
     readonly details: FieldIssue[] = [],
   ) {
     super(message);
-  }
-
-  static badRequest(message: string, details: FieldIssue[] = []) {
-    return new HttpError(400, 'invalid_request', message, details);
-  }
-
-  static notFound(what: string) {
-    return new HttpError(404, 'not_found', `${what} not found`);
-  }
-
-  static conflict(message: string, details: FieldIssue[] = []) {
-    return new HttpError(409, 'conflict', message, details);
   }
 }
 

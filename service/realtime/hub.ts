@@ -9,22 +9,38 @@ import {
 } from '../../src/shared/events';
 import { describeIssues } from '../../src/shared/issues';
 import type { ServiceContext } from '../context';
-import { grants, secretFromHeader } from '../http/auth';
+import { AuthRateLimited, grants, secretFromHeader } from '../http/auth';
 import { UNAUTHORIZED_MESSAGE } from '../http/auth-hook';
+import { TokenBucket, type Rate } from '../http/rate-limit';
 import { EventRepository } from '../repositories/events';
-import { roomsOfDevice } from './subscriptions';
+import { Gate, replay } from './replay';
+import { Subscriber } from './subscriber';
+import { roomsOfDevices } from './subscriptions';
 
 interface SocketData {
   secret: string;
+  tokenId: string;
   deviceTag: string | null;
   rooms: Set<string>;
+  hellos: TokenBucket;
+  /** Hellos refused for coming too fast since the last one answered. */
+  refused: number;
 }
 
 type DeviceSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 export type Hub = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
-/** More missed events than this and the device is told to resync instead. */
-const REPLAY_LIMIT = 1000;
+/**
+ * Hellos one socket may send. A device says hello once per connection and retries a refused one
+ * after half a second or more, doubling: far under this. Each hello costs queries, so a socket
+ * must not be able to keep the store busy with them.
+ */
+export const HELLO_RATE: Rate = { burst: 5, perSecond: 1 };
+/** Hellos refused in a row after which the socket is disconnected. */
+export const HELLO_REFUSALS = 10;
+/** Replays under way at once (see Gate). */
+const REPLAYS_AT_ONCE = 4;
+
 const STRUCTURAL: ReadonlySet<RealtimeEvent['type']> = new Set([
   'device.changed',
   'playlist.changed',
@@ -37,9 +53,15 @@ function secretOf(socket: DeviceSocket): string | null {
   return secretFromHeader(socket.handshake.headers.authorization);
 }
 
+/** A refusal socket.io hands the client as `connect_error`, with `data` beside the message. */
+function refusal(message: string, data?: object): Error {
+  return Object.assign(new Error(message), data ? { data } : {});
+}
+
 /**
  * socket.io on the app's HTTP server. The token is checked at every connection (socket.io
- * reconnects with a new handshake, so reconnections are checked too) and again at every hello.
+ * reconnects with a new handshake, so reconnections are checked too) and again at every hello;
+ * deleting a token disconnects its sockets at once.
  */
 export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
   let closing = false;
@@ -50,69 +72,113 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
     allowRequest: (_request, answer) => answer(closing ? 'the service is stopping' : null, !closing),
   });
   const log = new EventRepository(ctx.db);
+  const replays = new Gate(REPLAYS_AT_ONCE);
+  const subscriber = new Subscriber<DeviceSocket>(
+    (tags) => roomsOfDevices(ctx.db, tags),
+    (error) => app.log.error({ err: error }, 'resubscribe failed'),
+  );
+  const byToken = new Map<string, Set<DeviceSocket>>();
 
   io.use(async (socket, next) => {
     const secret = secretOf(socket);
-    const token = await ctx.auth.authenticate(secret).catch(() => null);
-    if (!secret || !token || !grants(token.scope, 'read')) return next(new Error(UNAUTHORIZED_MESSAGE));
-    socket.data = { secret, deviceTag: null, rooms: new Set() };
+    let token;
+    try {
+      token = await ctx.auth.authenticate(secret, socket.handshake.address);
+    } catch (error) {
+      if (error instanceof AuthRateLimited) {
+        return next(refusal(error.message, { code: 'rate_limited', retry_after: error.retryAfterSeconds }));
+      }
+      app.log.error({ err: error }, 'a socket could not be authenticated');
+      token = null;
+    }
+    if (!secret || !token || !grants(token.scope, 'read')) return next(refusal(UNAUTHORIZED_MESSAGE));
+    socket.data = {
+      secret,
+      tokenId: token.id,
+      deviceTag: null,
+      rooms: new Set(),
+      hellos: new TokenBucket(HELLO_RATE),
+      refused: 0,
+    };
     next();
   });
 
-  async function subscribe(socket: DeviceSocket, tag: string): Promise<void> {
-    const wanted = new Set(await roomsOfDevice(ctx.db, tag));
-    for (const room of socket.data.rooms) if (!wanted.has(room)) void socket.leave(room);
-    for (const room of wanted) if (!socket.data.rooms.has(room)) void socket.join(room);
-    socket.data.rooms = wanted;
+  // A deleted token's sockets stop hearing anything at once, not at their next reconnection.
+  const stopRevoking = ctx.auth.onRevoked((id) => {
+    for (const socket of byToken.get(id) ?? []) socket.disconnect(true);
+    byToken.delete(id);
+  });
+
+  function track(socket: DeviceSocket): void {
+    const { tokenId } = socket.data;
+    const sockets = byToken.get(tokenId) ?? new Set();
+    byToken.set(tokenId, sockets.add(socket));
+    socket.on('disconnect', () => {
+      sockets.delete(socket);
+      if (sockets.size === 0 && byToken.get(tokenId) === sockets) byToken.delete(tokenId);
+    });
   }
 
-  async function replay(after: number | null, roomList: string[]): Promise<Omit<HelloAck, 'error'>> {
-    const last = await log.lastId();
-    const first = await log.firstId();
-    const lost = after === null || after > last || (first !== null && after < first - 1);
-    if (lost) return { resync: true, events: [], last_event_id: last };
-    const events = await log.since(after, roomList, REPLAY_LIMIT);
-    if (events.length === REPLAY_LIMIT) return { resync: true, events: [], last_event_id: last };
-    return { resync: false, events, last_event_id: Math.max(last, after) };
+  async function answerHello(socket: DeviceSocket, raw: unknown, ack: (answer: HelloAck) => void) {
+    const refuse = (error: string) => ack({ resync: true, events: [], last_event_id: 0, error });
+    const parsed = helloSchema.safeParse(raw);
+    if (!parsed.success) return refuse(`invalid hello: ${describeIssues(parsed.error)}`);
+    if (!(await ctx.auth.authenticate(socket.data.secret))) {
+      refuse(UNAUTHORIZED_MESSAGE);
+      socket.disconnect(true);
+      return;
+    }
+    socket.data.deviceTag = parsed.data.device_tag;
+    await subscriber.update([socket]);
+    ack(await replays.run(() => replay(log, parsed.data.last_event_id, [...socket.data.rooms])));
   }
 
   io.on('connection', (socket: DeviceSocket) => {
-    socket.on('hello', async (raw, ack) => {
-      if (typeof ack !== 'function') return;
-      const refuse = (error: string) => ack({ resync: true, events: [], last_event_id: 0, error });
-      try {
-        const parsed = helloSchema.safeParse(raw);
-        if (!parsed.success) return refuse(`invalid hello: ${describeIssues(parsed.error)}`);
-        if (!(await ctx.auth.authenticate(socket.data.secret))) {
-          refuse(UNAUTHORIZED_MESSAGE);
-          socket.disconnect(true);
-          return;
+    // Deleted between the handshake's check and now.
+    if (ctx.auth.isRevoked(socket.data.tokenId)) return void socket.disconnect(true);
+    track(socket);
+    socket.on('hello', (raw, ack) => {
+      // Counted before anything else, so even a flood without acknowledgements is cut off.
+      if (!socket.data.hellos.take()) {
+        socket.data.refused += 1;
+        if (typeof ack === 'function') {
+          ack({
+            resync: true,
+            events: [],
+            last_event_id: 0,
+            error: `too many hellos: at most ${HELLO_RATE.burst} at once and ${HELLO_RATE.perSecond} a second after; say hello again later`,
+          });
         }
-        socket.data.deviceTag = parsed.data.device_tag;
-        await subscribe(socket, parsed.data.device_tag);
-        ack(await replay(parsed.data.last_event_id, [...socket.data.rooms]));
-      } catch (error) {
-        app.log.error({ err: error }, 'hello failed');
-        refuse('the service could not answer the hello; try again');
+        if (socket.data.refused >= HELLO_REFUSALS) socket.disconnect(true);
+        return;
       }
+      socket.data.refused = 0;
+      if (typeof ack !== 'function') return;
+      answerHello(socket, raw, ack).catch((error: unknown) => {
+        app.log.error({ err: error }, 'hello failed');
+        ack({
+          resync: true,
+          events: [],
+          last_event_id: 0,
+          error: 'the service could not answer the hello; try again',
+        });
+      });
     });
   });
 
-  // A change of what a device shows moves it to other rooms.
-  async function resubscribe(roomList: readonly string[]): Promise<void> {
-    const sockets = await io.in([...roomList]).fetchSockets();
-    for (const remote of sockets) {
-      const socket = io.sockets.sockets.get(remote.id);
-      if (socket?.data.deviceTag) await subscribe(socket, socket.data.deviceTag);
-    }
+  /** The sockets of this process in any of `roomList`. */
+  function socketsIn(roomList: readonly string[]): DeviceSocket[] {
+    const ids = new Set<string>();
+    for (const room of roomList) for (const id of io.sockets.adapter.rooms.get(room) ?? []) ids.add(id);
+    return [...ids].flatMap((id) => io.sockets.sockets.get(id) ?? []);
   }
 
   ctx.events.addSink((event, roomList) => {
     if (roomList.length === 0) return;
     io.to([...roomList]).emit('event', event);
-    if (STRUCTURAL.has(event.type)) {
-      resubscribe(roomList).catch((error: unknown) => app.log.error({ err: error }, 'resubscribe failed'));
-    }
+    // A change of what a device shows moves it to other rooms; the sockets of every event of
+    // the same tick (and of those arriving while a batch runs) are moved together.
+    if (STRUCTURAL.has(event.type)) subscriber.resubscribe(socketsIn(roomList));
   });
 
   // Before fastify closes the HTTP server, whose close waits for every connection to end: the
@@ -125,6 +191,7 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
     io.engine.close();
   });
   app.addHook('onClose', async () => {
+    stopRevoking();
     await io.close();
   });
   return io;

@@ -5,42 +5,85 @@ import { fromJson } from '../db/dialect';
 import { rooms } from './rooms';
 
 /**
- * The rooms of everything a device shows: itself, its playlist, the boards of the playlist, the
- * flows of their widgets, and the channels whose notifications it shows (every channel of each
- * board it plays, and the channel a playlist item names).
+ * Values per `in (...)` list. Well under both stores' limits on bound parameters (SQLite 32,766,
+ * PostgreSQL 65,535), and large enough that a fleet of a thousand screens takes one query each.
  */
-export async function roomsOfDevice(db: Queryable, tag: string): Promise<string[]> {
-  const result = [rooms.device(tag)];
-  const device = await db.kysely
-    .selectFrom('devices as d')
-    .leftJoin('playlists as p', 'p.id', 'd.playlist_id')
-    .select(['d.playlist_id', 'p.items'])
-    .where('d.tag', '=', tag)
-    .executeTakeFirst();
-  if (!device?.playlist_id) return result;
-  result.push(rooms.playlist(device.playlist_id));
-  const items = device.items === null ? [] : fromJson<PlaylistItem[]>(device.items);
-  const boardItems = items.flatMap((item) => (item.type === 'board' && item.board_id ? [item] : []));
-  const boardIds = [...new Set(boardItems.map((item) => item.board_id))];
-  if (boardIds.length === 0) return result;
-  const channels = new Set(boardItems.flatMap((item) => (item.channel_id ? [item.channel_id] : [])));
-  const boards = await db.kysely
-    .selectFrom('boards')
-    .select(['id', 'settings'])
-    .where('id', 'in', boardIds)
-    .execute();
-  for (const board of boards) {
-    result.push(rooms.board(board.id));
-    const { channel_ids: channelIds } = fromJson<Partial<BoardSettings>>(board.settings);
-    for (const channel of channelIds ?? []) channels.add(channel);
-  }
-  const flows = await db.kysely
-    .selectFrom('widgets')
-    .select('flow_id')
-    .distinct()
-    .where('board_id', 'in', boardIds)
-    .execute();
-  result.push(...flows.map((row) => rooms.flow(row.flow_id)));
-  result.push(...[...channels].map(rooms.channel));
+const CHUNK = 1000;
+
+function chunks<T>(values: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < values.length; start += CHUNK) result.push(values.slice(start, start + CHUNK));
   return result;
+}
+
+/** The board items of a playlist as read: the boards it plays and the channels its items name. */
+function boardItemsOf(items: string | null): { boardIds: string[]; channels: string[] } {
+  const parsed = items === null ? [] : fromJson<PlaylistItem[]>(items);
+  const boardItems = parsed.flatMap((item) => (item.type === 'board' && item.board_id ? [item] : []));
+  return {
+    boardIds: [...new Set(boardItems.map((item) => item.board_id))],
+    channels: boardItems.flatMap((item) => (item.channel_id ? [item.channel_id] : [])),
+  };
+}
+
+/**
+ * The rooms of everything each device shows: itself, its playlist, the boards of the playlist, the
+ * flows of their widgets, and the channels whose notifications it shows (every channel of each
+ * board it plays, and the channel a playlist item names). Three queries for any number of
+ * devices (one per CHUNK of them): devices with their playlists, the boards, the widgets' flows.
+ * A tag with no device gets its own room only.
+ */
+export async function roomsOfDevices(db: Queryable, tags: readonly string[]): Promise<Map<string, string[]>> {
+  const unique = [...new Set(tags)];
+  const result = new Map(unique.map((tag) => [tag, [rooms.device(tag)]]));
+  const playlistOf = new Map<string, { id: string; boardIds: string[]; channels: string[] }>();
+  for (const chunk of chunks(unique)) {
+    const devices = await db.kysely
+      .selectFrom('devices as d')
+      .leftJoin('playlists as p', 'p.id', 'd.playlist_id')
+      .select(['d.tag', 'd.playlist_id', 'p.items'])
+      .where('d.tag', 'in', chunk)
+      .execute();
+    for (const device of devices) {
+      if (device.playlist_id)
+        playlistOf.set(device.tag, { id: device.playlist_id, ...boardItemsOf(device.items) });
+    }
+  }
+  const boardIds = [...new Set([...playlistOf.values()].flatMap((playlist) => playlist.boardIds))];
+  const boardChannels = new Map<string, string[]>();
+  const boardFlows = new Map<string, string[]>();
+  for (const chunk of chunks(boardIds)) {
+    const boards = await db.kysely
+      .selectFrom('boards')
+      .select(['id', 'settings'])
+      .where('id', 'in', chunk)
+      .execute();
+    for (const board of boards) {
+      boardChannels.set(board.id, fromJson<Partial<BoardSettings>>(board.settings).channel_ids ?? []);
+    }
+    const widgets = await db.kysely
+      .selectFrom('widgets')
+      .select(['board_id', 'flow_id'])
+      .distinct()
+      .where('board_id', 'in', chunk)
+      .execute();
+    for (const { board_id: boardId, flow_id: flowId } of widgets) {
+      boardFlows.set(boardId, [...(boardFlows.get(boardId) ?? []), flowId]);
+    }
+  }
+  for (const [tag, playlist] of playlistOf) {
+    const own = result.get(tag) as string[];
+    own.push(rooms.playlist(playlist.id));
+    // Boards deleted since the playlist named them are skipped, as are their flows and channels.
+    const boards = playlist.boardIds.filter((id) => boardChannels.has(id));
+    const flows = new Set(boards.flatMap((id) => boardFlows.get(id) ?? []));
+    const channels = new Set([...playlist.channels, ...boards.flatMap((id) => boardChannels.get(id) ?? [])]);
+    own.push(...boards.map(rooms.board), ...[...flows].map(rooms.flow), ...[...channels].map(rooms.channel));
+  }
+  return result;
+}
+
+/** The rooms of one device (see roomsOfDevices). */
+export async function roomsOfDevice(db: Queryable, tag: string): Promise<string[]> {
+  return (await roomsOfDevices(db, [tag])).get(tag) as string[];
 }

@@ -5,7 +5,9 @@ import type { PlaylistItem } from '../../src/shared/playlist';
 import { DEFAULT_CHANNEL_ID } from '../bootstrap';
 import { transact, type Queryable } from '../db/database';
 import { fromJson, jsonArrayHasAny, jsonField, lockRows, toJson } from '../db/dialect';
+import { conflict, invalid } from '../domain/errors';
 import { newId } from '../ids';
+import { refusing } from './refusals';
 import { setsNothing } from './rows';
 
 const COLUMNS = ['id', 'type', 'name', 'tag', 'parent_channel_id'] as const;
@@ -35,6 +37,13 @@ export function slugOf(name: string): string {
     .replace(/[-_.]+$/, '');
   return slug || 'channel';
 }
+
+const channelTagTaken = (tag: string) => conflict(`a channel with tag "${tag}" already exists`);
+
+export const unknownParent = (id: string) =>
+  invalid(`channel ${id} does not exist`, [
+    { path: 'body.parent_channel_id', message: `no channel has the id "${id}"` },
+  ]);
 
 export interface DeletedChannel {
   flowIds: string[];
@@ -100,14 +109,14 @@ export class ChannelRepository {
     return `${slug}-${n}`;
   }
 
-  /** A virtual channel; throws the store's unique violation when the tag is taken. */
+  /** A virtual channel; a conflict when the tag is taken, invalid when the parent is gone. */
   async createVirtual(input: {
     name: string;
     tag: string;
     parent_channel_id: string;
     created_at: Date;
   }): Promise<Channel> {
-    const row = await this.db.kysely
+    const insert = this.db.kysely
       .insertInto('channels')
       .values({
         id: newId('ch'),
@@ -119,18 +128,28 @@ export class ChannelRepository {
       })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
-    return fromRow(row);
+    return fromRow(
+      await refusing(insert, {
+        unique: () => channelTagTaken(input.tag),
+        foreignKey: () => unknownParent(input.parent_channel_id),
+      }),
+    );
   }
 
+  /** Null when there is no such channel; a conflict when the tag is taken. */
   async update(id: string, patch: ChannelUpdate): Promise<Channel | null> {
-    const set = { name: patch.name, tag: patch.tag };
+    const { tag } = patch;
+    const set = { name: patch.name, tag };
     if (setsNothing(set)) return this.get(id);
-    const row = await this.db.kysely
+    const update = this.db.kysely
       .updateTable('channels')
       .set(set)
       .where('id', '=', id)
       .returning(COLUMNS)
       .executeTakeFirst();
+    const row = await refusing(update, {
+      unique: tag === undefined ? undefined : () => channelTagTaken(tag),
+    });
     return row ? fromRow(row) : null;
   }
 
@@ -140,7 +159,7 @@ export class ChannelRepository {
    * when none is left); playlist items that named one show their board's own channel again.
    * Answers what changed, or null when there is no such channel.
    */
-  async delete(id: string): Promise<DeletedChannel | null> {
+  async delete(id: string, at: Date): Promise<DeletedChannel | null> {
     return transact(this.db, async (tx) => {
       const { kind, kysely } = tx;
       const doomed = (
@@ -162,7 +181,7 @@ export class ChannelRepository {
           .execute()
       ).map((row) => row.id);
       if (doomed.length === 0) return null;
-      const now = new Date().toISOString();
+      const now = at.toISOString();
       const flows = await kysely
         .selectFrom('flows')
         .select('id')

@@ -1,7 +1,9 @@
 import type { Device, DeviceCreate, DeviceUpdate } from '../../src/shared/device';
 import { transact, type Queryable } from '../db/database';
 import { flag, fromJsonOrNull, lockRows, toJson } from '../db/dialect';
+import { conflict, invalid } from '../domain/errors';
 import { newId } from '../ids';
+import { refusing } from './refusals';
 import { iso, setsNothing } from './rows';
 
 /** The columns a device answer is made of: `diagnostics` is only served by the status route. */
@@ -40,6 +42,14 @@ function fromRow(row: DeviceRow): Device {
   };
 }
 
+export const unknownPlaylist = (id: string) =>
+  invalid(`playlist ${id} does not exist`, [
+    { path: 'body.playlist_id', message: 'must name an existing playlist' },
+  ]);
+
+/** The playlist was deleted between a check and the write. */
+const playlistGone = (id: string | null | undefined) => (id ? () => unknownPlaylist(id) : undefined);
+
 /** A device after a presence change, and whether it was online just before. */
 export interface PresenceChange {
   device: Device;
@@ -64,9 +74,9 @@ export class DeviceRepository {
     return row ? fromRow(row) : null;
   }
 
-  /** Throws the store's unique violation for a taken tag, its foreign key one for an unknown playlist. */
+  /** A conflict for a taken tag, invalid for an unknown playlist. */
   async create(input: DeviceCreate): Promise<Device> {
-    const row = await this.db.kysely
+    const insert = this.db.kysely
       .insertInto('devices')
       .values({
         id: newId('dev'),
@@ -77,19 +87,28 @@ export class DeviceRepository {
       })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
-    return fromRow(row);
+    return fromRow(
+      await refusing(insert, {
+        unique: () =>
+          conflict(`a device with tag "${input.tag}" already exists`, [
+            { path: 'body.tag', message: 'is already used by another device' },
+          ]),
+        foreignKey: playlistGone(input.playlist_id),
+      }),
+    );
   }
 
   /** Null when there is no such device; an empty patch answers the device as it is. */
   async update(tag: string, patch: DeviceUpdate): Promise<Device | null> {
     const set = { name: patch.name, description: patch.description, playlist_id: patch.playlist_id };
     if (setsNothing(set)) return this.findByTag(tag);
-    const row = await this.db.kysely
+    const update = this.db.kysely
       .updateTable('devices')
       .set(set)
       .where('tag', '=', tag)
       .returning(COLUMNS)
       .executeTakeFirst();
+    const row = await refusing(update, { foreignKey: playlistGone(patch.playlist_id) });
     return row ? fromRow(row) : null;
   }
 

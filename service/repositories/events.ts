@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { RealtimeEvent } from '../../src/shared/events';
 import type { Queryable } from '../db/database';
 import { fromJson, overlaps, toJson, toTextArray, textLength } from '../db/dialect';
@@ -8,6 +9,20 @@ export interface EventEntry {
   payload: object;
   rooms: readonly string[];
 }
+
+/**
+ * A logged event as replay weighs it before reading it: what it is about (the flow, playlist,
+ * board or device its payload names; null for a notification) and its payload's size in bytes.
+ */
+export interface EventSummary {
+  id: number;
+  type: RealtimeEvent['type'];
+  subject: string | null;
+  bytes: number;
+}
+
+/** Ids per `in (...)` list when events are read by id. */
+const ID_CHUNK = 1000;
 
 /** The event log that reconnecting devices replay from. */
 export class EventRepository {
@@ -48,14 +63,6 @@ export class EventRepository {
     return row?.id ?? 0;
   }
 
-  async firstId(): Promise<number | null> {
-    const row = await this.db.kysely
-      .selectFrom('events')
-      .select((eb) => eb.fn.min('id').as('id'))
-      .executeTakeFirst();
-    return row?.id ?? null;
-  }
-
   /** Events after `afterId` sent to any of `rooms`, oldest first, at most `limit`. */
   async since(afterId: number, rooms: readonly string[], limit: number): Promise<RealtimeEvent[]> {
     const rows = await this.db.kysely
@@ -69,6 +76,61 @@ export class EventRepository {
     return rows.map(
       (row) => ({ ...fromJson<object>(row.payload), id: row.id, type: row.type }) as RealtimeEvent,
     );
+  }
+
+  /** The oldest and newest ids logged (null and 0 when there is none), in one query. */
+  async bounds(): Promise<{ first: number | null; last: number }> {
+    const row = await this.db.kysely
+      .selectFrom('events')
+      .select((eb) => [eb.fn.min('id').as('first'), eb.fn.max('id').as('last')])
+      .executeTakeFirst();
+    return { first: row?.first ?? null, last: row?.last ?? 0 };
+  }
+
+  /**
+   * The events after `afterId` sent to any of `rooms`, oldest first, at most `limit`, as summaries:
+   * the store reads the payloads for their subjects and sizes, but none is handed to this process.
+   */
+  async summariesSince(afterId: number, rooms: readonly string[], limit: number): Promise<EventSummary[]> {
+    const field = (key: string) => sql`${sql.ref('payload')} ->> ${sql.lit(key)}`;
+    const subject = sql<string | null>`coalesce(${sql.join(
+      ['flow_id', 'playlist_id', 'board_id', 'device_tag'].map(field),
+    )})`;
+    const rows = await this.db.kysely
+      .selectFrom('events')
+      .select([
+        'id',
+        'type',
+        subject.as('subject'),
+        sql<number>`${textLength(this.db.kind, 'payload')}`.as('bytes'),
+      ])
+      .where('id', '>', afterId)
+      .where(overlaps(this.db.kind, 'rooms', rooms))
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      type: row.type as RealtimeEvent['type'],
+      subject: row.subject,
+      bytes: Number(row.bytes),
+    }));
+  }
+
+  /** The events of `ids`, oldest first (ids no longer logged are left out). */
+  async byIds(ids: readonly number[]): Promise<RealtimeEvent[]> {
+    const events: RealtimeEvent[] = [];
+    for (let start = 0; start < ids.length; start += ID_CHUNK) {
+      const rows = await this.db.kysely
+        .selectFrom('events')
+        .select(['id', 'type', 'payload'])
+        .where('id', 'in', ids.slice(start, start + ID_CHUNK))
+        .execute();
+      for (const row of rows) {
+        events.push({ ...fromJson<object>(row.payload), id: row.id, type: row.type } as RealtimeEvent);
+      }
+    }
+    return events.sort((a, b) => a.id - b.id);
   }
 
   /** Keeps the newest `keep` events, and of those only as many as fit in `bytes` of payload. */

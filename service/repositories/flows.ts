@@ -4,7 +4,9 @@ import type { MetricsData } from '../../src/shared/metrics';
 import type { Variant } from '../../src/shared/variants';
 import { transact, type Queryable } from '../db/database';
 import { flag, fromJson, fromJsonOrNull, lockRows, toJson } from '../db/dialect';
+import { conflict, invalid } from '../domain/errors';
 import { newId } from '../ids';
+import { refusing } from './refusals';
 import { isoRequired, setsNothing } from './rows';
 
 /** Everything but `data`, which is served by the metrics routes and may be large. */
@@ -48,6 +50,19 @@ function fromRow(row: FlowRow): Flow {
     created_at: isoRequired(row.created_at),
   };
 }
+
+const flowTagTaken = (tag: string) => conflict(`a flow with tag "${tag}" already exists`);
+
+export const unknownChannel = (id: string) =>
+  invalid(`channel ${id} does not exist`, [
+    { path: 'body.channel_id', message: `no channel has the id "${id}"` },
+  ]);
+
+/** A flow write's refusals: its tag taken, or its channel gone between a check and the write. */
+const refusals = (tag: string | undefined, channelId: string | null | undefined) => ({
+  unique: tag === undefined ? undefined : () => flowTagTaken(tag),
+  foreignKey: channelId ? () => unknownChannel(channelId) : undefined,
+});
 
 const jsonOrNull = (value: Record<string, unknown> | null | undefined) =>
   value === undefined ? undefined : value === null ? null : toJson(value);
@@ -111,10 +126,10 @@ export class FlowRepository {
     return row ? fromRow(row) : null;
   }
 
-  /** Throws the store's unique violation when the tag is taken. `data` seeds its metrics. */
+  /** A conflict when the tag is taken, invalid when the channel is gone. `data` seeds its metrics. */
   async create(input: NewFlow, data: MetricsData = {}): Promise<Flow> {
     const createdAt = input.created_at.toISOString();
-    const row = await this.db.kysely
+    const insert = this.db.kysely
       .insertInto('flows')
       .values({
         id: newId('fl'),
@@ -131,12 +146,12 @@ export class FlowRepository {
       })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
-    return fromRow(row);
+    return fromRow(await refusing(insert, refusals(input.tag, input.channel_id)));
   }
 
   /**
    * Applies a patch in one transaction; `derive` sees the flow as it is (locked) and may add
-   * fields computed from it. Null when there is no such flow.
+   * fields computed from it. Null when there is no such flow; refused as `create` is.
    */
   async update(id: string, derive: (current: Flow) => FlowPatch): Promise<Flow | null> {
     return transact(this.db, async ({ kind, kysely }) => {
@@ -155,13 +170,13 @@ export class FlowRepository {
         enabled: patch.enabled,
       };
       if (setsNothing(set)) return fromRow(row);
-      const updated = await kysely
+      const updated = kysely
         .updateTable('flows')
         .set(set)
         .where('id', '=', id)
         .returning(COLUMNS)
         .executeTakeFirstOrThrow();
-      return fromRow(updated);
+      return fromRow(await refusing(updated, refusals(patch.tag, patch.channel_id)));
     });
   }
 

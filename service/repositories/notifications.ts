@@ -2,7 +2,9 @@ import type { Selectable } from 'kysely';
 import type { Notification, NotificationCreate } from '../../src/shared/notification';
 import type { Queryable } from '../db/database';
 import type { NotificationsTable } from '../db/schema';
+import { notFound } from '../domain/errors';
 import { newId } from '../ids';
+import { refusing } from './refusals';
 import { isoRequired } from './rows';
 
 function fromRow(row: Selectable<NotificationsTable>): Notification {
@@ -28,9 +30,9 @@ export interface NotificationQuery {
 export class NotificationRepository {
   constructor(private readonly db: Queryable) {}
 
-  /** Throws the store's foreign key violation when the channel is gone. */
+  /** Not found when the channel is gone. */
   async create(channelId: string, input: NotificationCreate, at: Date): Promise<Notification> {
-    const row = await this.db.kysely
+    const insert = this.db.kysely
       .insertInto('notifications')
       .values({
         id: newId('nt'),
@@ -45,7 +47,7 @@ export class NotificationRepository {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    return fromRow(row);
+    return fromRow(await refusing(insert, { foreignKey: () => notFound(`channel ${channelId}`) }));
   }
 
   /** Newest first. */

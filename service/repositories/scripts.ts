@@ -1,9 +1,12 @@
 import type { Selectable } from 'kysely';
 import { parseDuration, SCRIPT_RUNS_KEPT, type Script, type ScriptRun } from '../../src/shared/script';
+import { isForeignKeyViolation } from '../db/constraint-errors';
 import type { Queryable } from '../db/database';
 import { flag, fromJson, toJson } from '../db/dialect';
 import type { ScriptRunsTable, ScriptsTable } from '../db/schema';
+import { conflict, invalid } from '../domain/errors';
 import { newId } from '../ids';
+import { refusing } from './refusals';
 import { isoRequired } from './rows';
 
 type ScriptRow = Selectable<ScriptsTable>;
@@ -73,6 +76,27 @@ export type ScriptPatch = Partial<NewScript>;
 
 export type NewScriptRun = Omit<ScriptRun, 'id' | 'started_at'> & { started_at: Date };
 
+/**
+ * A flow is fed by one script at most. The store knows only the flow's id; the script actions
+ * word it with the flow's tag.
+ */
+export const flowAlreadyFed = (flow: string, by: string) =>
+  conflict(`flow ${flow} is already fed by script ${by}`, [
+    { path: 'body.flow_id', message: 'a flow is fed by one script at most' },
+  ]);
+
+/** A script write's refusals: its flow fed by another script, or deleted meanwhile. */
+const refusals = (flowId: string | null | undefined) =>
+  flowId
+    ? {
+        unique: () => flowAlreadyFed(flowId, 'another script'),
+        foreignKey: () =>
+          invalid(`flow ${flowId} does not exist`, [
+            { path: 'body.flow_id', message: 'the flow was deleted meanwhile' },
+          ]),
+      }
+    : {};
+
 export class ScriptRepository {
   constructor(private readonly db: Queryable) {}
 
@@ -105,10 +129,10 @@ export class ScriptRepository {
     return row ? fromRow(row) : null;
   }
 
-  /** Throws the store's unique violation when another script feeds the flow. */
+  /** A conflict when another script feeds the flow, invalid when the flow is gone. */
   async create(input: NewScript, at: Date): Promise<Script> {
     const now = at.toISOString();
-    const row = await this.db.kysely
+    const insert = this.db.kysely
       .insertInto('scripts')
       .values({
         id: newId('sc'),
@@ -123,10 +147,10 @@ export class ScriptRepository {
       })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
-    return fromRow(row);
+    return fromRow(await refusing(insert, refusals(input.flow_id)));
   }
 
-  /** Null when there is no such script; `updated_at` moves on every call (the scheduler reads it). */
+  /** Null when there is no such script; refused as `create` is. `updated_at` moves on every call. */
   async update(id: string, patch: ScriptPatch, at: Date): Promise<Script | null> {
     const set = {
       name: patch.name,
@@ -136,12 +160,13 @@ export class ScriptRepository {
       enabled: patch.enabled,
       flow_id: patch.flow_id,
     };
-    const row = await this.db.kysely
+    const update = this.db.kysely
       .updateTable('scripts')
       .set({ ...set, updated_at: at.toISOString() })
       .where('id', '=', id)
       .returning(COLUMNS)
       .executeTakeFirst();
+    const row = await refusing(update, refusals(patch.flow_id));
     return row ? fromRow(row) : null;
   }
 
@@ -155,23 +180,32 @@ export class ScriptRepository {
     return row ? fromRow(row) : null;
   }
 
-  /** Stores a run and drops the script's runs beyond the newest `keep`. */
-  async addRun(input: NewScriptRun, keep: number = SCRIPT_RUNS_KEPT): Promise<ScriptRun> {
+  /**
+   * Stores a run and drops the script's runs beyond the newest `keep`; null when the script was
+   * deleted meanwhile.
+   */
+  async addRun(input: NewScriptRun, keep: number = SCRIPT_RUNS_KEPT): Promise<ScriptRun | null> {
     const { kysely } = this.db;
-    const row = await kysely
-      .insertInto('script_runs')
-      .values({
-        id: newId('run'),
-        script_id: input.script_id,
-        started_at: input.started_at.toISOString(),
-        duration_ms: input.duration_ms,
-        outcome: input.outcome,
-        trigger: input.trigger,
-        logs: toJson(input.logs),
-        error: input.error,
-      })
-      .returning(RUN_COLUMNS)
-      .executeTakeFirstOrThrow();
+    let row: RunRow;
+    try {
+      row = await kysely
+        .insertInto('script_runs')
+        .values({
+          id: newId('run'),
+          script_id: input.script_id,
+          started_at: input.started_at.toISOString(),
+          duration_ms: input.duration_ms,
+          outcome: input.outcome,
+          trigger: input.trigger,
+          logs: toJson(input.logs),
+          error: input.error,
+        })
+        .returning(RUN_COLUMNS)
+        .executeTakeFirstOrThrow();
+    } catch (error) {
+      if (isForeignKeyViolation(error)) return null;
+      throw error;
+    }
     await kysely
       .deleteFrom('script_runs')
       .where('script_id', '=', input.script_id)

@@ -2,24 +2,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { channelCreateSchema, channelSchema, channelUpdateSchema } from '../../src/shared/channel';
 import { idSchema } from '../../src/shared/common';
-import { DEFAULT_CHANNEL_ID } from '../bootstrap';
+import { createChannel, deleteChannel, updateChannel } from '../actions/channels';
 import type { ServiceContext } from '../context';
-import { isForeignKeyViolation, isUniqueViolation } from '../db/constraint-errors';
-import { HttpError } from '../http/errors';
-import { ChannelRepository, slugOf } from '../repositories/channels';
-import { rooms } from '../realtime/rooms';
+import { notFound } from '../domain/errors';
+import { ChannelRepository } from '../repositories/channels';
 
 const idParams = z.object({ id: idSchema });
-
-const tagTaken = (tag: string) => HttpError.conflict(`a channel with tag "${tag}" already exists`);
-
-const unknownParent = (id: string) =>
-  HttpError.badRequest(`channel ${id} does not exist`, [
-    { path: 'body.parent_channel_id', message: `no channel has the id "${id}"` },
-  ]);
-
-/** Two creations may pick the same free tag at once; the loser picks again. */
-const TAG_ATTEMPTS = 5;
 
 export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const channels = new ChannelRepository(ctx.db);
@@ -51,7 +39,7 @@ export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const channel = await channels.get(request.params.id);
-        if (!channel) throw HttpError.notFound(`channel ${request.params.id}`);
+        if (!channel) throw notFound(`channel ${request.params.id}`);
         return channel;
       },
     );
@@ -67,27 +55,7 @@ export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 201: channelSchema },
         },
       },
-      async (request, reply) => {
-        const { name, parent_channel_id, tag } = request.body;
-        if (!(await channels.exists(parent_channel_id))) throw unknownParent(parent_channel_id);
-        const slug = slugOf(name);
-        for (let attempt = 1; ; attempt++) {
-          const chosen = tag ?? (await channels.freeTag(slug));
-          try {
-            const channel = await channels.createVirtual({
-              name,
-              tag: chosen,
-              parent_channel_id,
-              created_at: ctx.clock.now(),
-            });
-            return reply.status(201).send(channel);
-          } catch (error) {
-            if (isForeignKeyViolation(error)) throw unknownParent(parent_channel_id);
-            if (!isUniqueViolation(error)) throw error;
-            if (tag !== undefined || attempt >= TAG_ATTEMPTS) throw tagTaken(chosen);
-          }
-        }
-      },
+      async (request, reply) => reply.status(201).send(await createChannel(ctx, request.body)),
     );
 
     app.patch(
@@ -103,16 +71,8 @@ export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        let channel;
-        try {
-          channel = await channels.update(request.params.id, request.body);
-        } catch (error) {
-          if (isUniqueViolation(error) && request.body.tag !== undefined) {
-            throw tagTaken(request.body.tag);
-          }
-          throw error;
-        }
-        if (!channel) throw HttpError.notFound(`channel ${request.params.id}`);
+        const channel = await updateChannel(ctx, request.params.id, request.body);
+        if (!channel) throw notFound(`channel ${request.params.id}`);
         return channel;
       },
     );
@@ -130,22 +90,7 @@ export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { id } = request.params;
-        if (id === DEFAULT_CHANNEL_ID) throw HttpError.conflict('the default channel cannot be deleted');
-        const deleted = await ctx.events.transaction(async (tx, emit) => {
-          const changed = await new ChannelRepository(tx).delete(id);
-          for (const flowId of changed?.flowIds ?? []) {
-            emit({ type: 'flow.changed', flow_id: flowId }, [rooms.flow(flowId)]);
-          }
-          for (const boardId of changed?.boardIds ?? []) {
-            emit({ type: 'board.changed', board_id: boardId }, [rooms.board(boardId)]);
-          }
-          for (const playlistId of changed?.playlistIds ?? []) {
-            emit({ type: 'playlist.changed', playlist_id: playlistId }, [rooms.playlist(playlistId)]);
-          }
-          return changed;
-        });
-        if (!deleted) throw HttpError.notFound(`channel ${id}`);
+        if (!(await deleteChannel(ctx, request.params.id))) throw notFound(`channel ${request.params.id}`);
         return reply.status(204).send(null);
       },
     );

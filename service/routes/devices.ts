@@ -8,12 +8,15 @@ import {
   heartbeatSchema,
 } from '../../src/shared/device';
 import { playlistSchema } from '../../src/shared/playlist';
+import {
+  createDevice,
+  deleteDevice,
+  recordGoingOffline,
+  recordHeartbeat,
+  updateDevice,
+} from '../actions/devices';
 import type { ServiceContext } from '../context';
-import { isForeignKeyViolation, isUniqueViolation } from '../db/constraint-errors';
-import { recordGoingOffline, recordHeartbeat, startPresenceSweeper } from '../devices/presence';
-import { HttpError } from '../http/errors';
-import type { RealtimeEventInput } from '../realtime/publisher';
-import { rooms } from '../realtime/rooms';
+import { DomainError, notFound } from '../domain/errors';
 import { DeviceRepository } from '../repositories/devices';
 import { PlaylistRepository } from '../repositories/playlists';
 
@@ -22,34 +25,13 @@ const tagParams = z.object({ tag: tagSchema });
 /** The last heartbeat as stored; fields a newer device adds are dropped, not refused. */
 const deviceStatusSchema = z.object({ ...heartbeatSchema.shape, received_at: timestampSchema });
 
-function unknownPlaylist(id: string): HttpError {
-  return HttpError.badRequest(`playlist ${id} does not exist`, [
-    { path: 'body.playlist_id', message: 'must name an existing playlist' },
-  ]);
-}
+const deviceNotFound = (tag: string) => notFound(`device ${tag}`);
 
 export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const devices = new DeviceRepository(ctx.db);
   const playlists = new PlaylistRepository(ctx.db);
 
-  const deviceChanged = (tag: string): RealtimeEventInput => ({ type: 'device.changed', device_tag: tag });
-
-  async function checkPlaylist(id: string | null | undefined): Promise<void> {
-    if (id && !(await playlists.exists(id))) throw unknownPlaylist(id);
-  }
-
   return async (app) => {
-    let stopSweeper: (() => Promise<void>) | null = null;
-    app.addHook('onReady', async () => {
-      stopSweeper = startPresenceSweeper(ctx, (error) =>
-        app.log.error({ err: error }, 'presence sweep failed'),
-      );
-    });
-    app.addHook('onClose', async () => {
-      await stopSweeper?.();
-      stopSweeper = null;
-    });
-
     app.get(
       '/devices',
       {
@@ -76,7 +58,7 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const device = await devices.findByTag(request.params.tag);
-        if (!device) throw HttpError.notFound(`device ${request.params.tag}`);
+        if (!device) throw deviceNotFound(request.params.tag);
         return device;
       },
     );
@@ -92,22 +74,7 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 201: deviceSchema },
         },
       },
-      async (request, reply) => {
-        const input = request.body;
-        await checkPlaylist(input.playlist_id);
-        try {
-          return reply.status(201).send(await devices.create(input));
-        } catch (error) {
-          if (isUniqueViolation(error)) {
-            throw HttpError.conflict(`a device with tag "${input.tag}" already exists`, [
-              { path: 'body.tag', message: 'is already used by another device' },
-            ]);
-          }
-          // The playlist was deleted between the check and the insert.
-          if (isForeignKeyViolation(error) && input.playlist_id) throw unknownPlaylist(input.playlist_id);
-          throw error;
-        }
-      },
+      async (request, reply) => reply.status(201).send(await createDevice(ctx, request.body)),
     );
 
     app.patch(
@@ -123,24 +90,8 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { tag } = request.params;
-        const patch = request.body;
-        await checkPlaylist(patch.playlist_id);
-        let device;
-        try {
-          device = await ctx.events.transaction(async (tx, emit) => {
-            const updated = await new DeviceRepository(tx).update(tag, patch);
-            // An empty patch changes nothing, so the device need not hear of it.
-            if (updated && Object.values(patch).some((value) => value !== undefined)) {
-              emit(deviceChanged(tag), [rooms.device(tag)]);
-            }
-            return updated;
-          });
-        } catch (error) {
-          if (isForeignKeyViolation(error) && patch.playlist_id) throw unknownPlaylist(patch.playlist_id);
-          throw error;
-        }
-        if (!device) throw HttpError.notFound(`device ${tag}`);
+        const device = await updateDevice(ctx, request.params.tag, request.body);
+        if (!device) throw deviceNotFound(request.params.tag);
         return device;
       },
     );
@@ -157,13 +108,7 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { tag } = request.params;
-        const deleted = await ctx.events.transaction(async (tx, emit) => {
-          const gone = await new DeviceRepository(tx).delete(tag);
-          if (gone) emit(deviceChanged(tag), [rooms.device(tag)]);
-          return gone;
-        });
-        if (!deleted) throw HttpError.notFound(`device ${tag}`);
+        if (!(await deleteDevice(ctx, request.params.tag))) throw deviceNotFound(request.params.tag);
         return reply.status(204).send(null);
       },
     );
@@ -182,7 +127,7 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const device = await recordHeartbeat(ctx, request.params.tag, request.body, request.ip);
-        if (!device) throw HttpError.notFound(`device ${request.params.tag}`);
+        if (!device) throw deviceNotFound(request.params.tag);
         return device;
       },
     );
@@ -201,9 +146,9 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       async (request) => {
         const { tag } = request.params;
         const diagnostics = await devices.diagnostics(tag);
-        if (diagnostics === undefined) throw HttpError.notFound(`device ${tag}`);
+        if (diagnostics === undefined) throw deviceNotFound(tag);
         if (diagnostics === null) {
-          throw new HttpError(404, 'not_found', `device ${tag} has not sent a heartbeat yet`);
+          throw new DomainError('not_found', `device ${tag} has not sent a heartbeat yet`);
         }
         return deviceStatusSchema.parse(diagnostics);
       },
@@ -222,7 +167,7 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const device = await recordGoingOffline(ctx, request.params.tag);
-        if (!device) throw HttpError.notFound(`device ${request.params.tag}`);
+        if (!device) throw deviceNotFound(request.params.tag);
         return device;
       },
     );
@@ -241,9 +186,9 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       async (request) => {
         const { tag } = request.params;
         const device = await devices.findByTag(tag);
-        if (!device) throw HttpError.notFound(`device ${tag}`);
+        if (!device) throw deviceNotFound(tag);
         const playlist = device.playlist_id ? await playlists.find(device.playlist_id) : null;
-        if (!playlist) throw new HttpError(404, 'not_found', `device ${tag} has no playlist`);
+        if (!playlist) throw new DomainError('not_found', `device ${tag} has no playlist`);
         return playlist;
       },
     );

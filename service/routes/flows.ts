@@ -1,45 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idSchema } from '../../src/shared/common';
-import {
-  flowCreateSchema,
-  flowSchema,
-  flowUpdateSchema,
-  isFlowReady,
-  type FlowUpdate,
-} from '../../src/shared/flow';
-import { DEFAULT_CHANNEL_ID } from '../bootstrap';
+import { flowCreateSchema, flowSchema, flowUpdateSchema } from '../../src/shared/flow';
+import { createFlow, deleteFlow, updateFlow } from '../actions/flows';
 import type { ServiceContext } from '../context';
-import { isForeignKeyViolation, isUniqueViolation } from '../db/constraint-errors';
-import { HttpError } from '../http/errors';
-import { ChannelRepository } from '../repositories/channels';
-import { FlowRepository, type FlowPatch } from '../repositories/flows';
-import { rooms } from '../realtime/rooms';
+import { notFound } from '../domain/errors';
+import { FlowRepository } from '../repositories/flows';
 
 const idParams = z.object({ id: idSchema });
 
-const tagTaken = (tag: string) => HttpError.conflict(`a flow with tag "${tag}" already exists`);
-
-const unknownChannel = (id: string) =>
-  HttpError.badRequest(`channel ${id} does not exist`, [
-    { path: 'body.channel_id', message: `no channel has the id "${id}"` },
-  ]);
-
-/** Turns the database's refusals of a flow write into answers. */
-function asHttpError(error: unknown, tag: string | undefined, channelId: string | null | undefined): unknown {
-  if (isUniqueViolation(error) && tag !== undefined) return tagTaken(tag);
-  // The channel went between our check and the write.
-  if (isForeignKeyViolation(error) && channelId) return unknownChannel(channelId);
-  return error;
-}
-
 export function flowRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const flows = new FlowRepository(ctx.db);
-  const channels = new ChannelRepository(ctx.db);
-
-  const checkChannel = async (channelId: string | null | undefined) => {
-    if (channelId && !(await channels.exists(channelId))) throw unknownChannel(channelId);
-  };
 
   return async (app) => {
     app.get(
@@ -68,7 +39,7 @@ export function flowRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const flow = await flows.get(request.params.id);
-        if (!flow) throw HttpError.notFound(`flow ${request.params.id}`);
+        if (!flow) throw notFound(`flow ${request.params.id}`);
         return flow;
       },
     );
@@ -84,24 +55,7 @@ export function flowRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 201: flowSchema },
         },
       },
-      async (request, reply) => {
-        const { channel_id, source = null, parameters = null, ...rest } = request.body;
-        const channelId = channel_id === undefined ? DEFAULT_CHANNEL_ID : channel_id;
-        await checkChannel(channelId);
-        try {
-          const flow = await flows.create({
-            ...rest,
-            channel_id: channelId,
-            source,
-            parameters,
-            enabled: isFlowReady({ source, parameters }),
-            created_at: ctx.clock.now(),
-          });
-          return reply.status(201).send(flow);
-        } catch (error) {
-          throw asHttpError(error, rest.tag, channelId);
-        }
-      },
+      async (request, reply) => reply.status(201).send(await createFlow(ctx, request.body)),
     );
 
     app.patch(
@@ -117,32 +71,8 @@ export function flowRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { id } = request.params;
-        const body: FlowUpdate = request.body;
-        await checkChannel(body.channel_id);
-        let flow;
-        try {
-          flow = await ctx.events.transaction(async (tx, emit) => {
-            const updated = await new FlowRepository(tx).update(id, (current) => {
-              const patch: FlowPatch = { ...body };
-              if (body.source !== undefined || body.parameters !== undefined) {
-                patch.enabled = isFlowReady({
-                  source: body.source === undefined ? current.source : body.source,
-                  parameters: body.parameters === undefined ? current.parameters : body.parameters,
-                });
-              }
-              return patch;
-            });
-            // An empty patch changes nothing, so devices need not hear of it.
-            if (updated && Object.values(body).some((value) => value !== undefined)) {
-              emit({ type: 'flow.changed', flow_id: id }, [rooms.flow(id)]);
-            }
-            return updated;
-          });
-        } catch (error) {
-          throw asHttpError(error, body.tag, body.channel_id);
-        }
-        if (!flow) throw HttpError.notFound(`flow ${id}`);
+        const flow = await updateFlow(ctx, request.params.id, request.body);
+        if (!flow) throw notFound(`flow ${request.params.id}`);
         return flow;
       },
     );
@@ -159,17 +89,7 @@ export function flowRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { id } = request.params;
-        const deleted = await ctx.events.transaction(async (tx, emit) => {
-          const gone = await new FlowRepository(tx).delete(id);
-          if (!gone) return false;
-          for (const boardId of gone.boardIds) {
-            emit({ type: 'board.changed', board_id: boardId }, [rooms.board(boardId)]);
-          }
-          emit({ type: 'flow.changed', flow_id: id }, [rooms.flow(id)]);
-          return true;
-        });
-        if (!deleted) throw HttpError.notFound(`flow ${id}`);
+        if (!(await deleteFlow(ctx, request.params.id))) throw notFound(`flow ${request.params.id}`);
         return reply.status(204).send(null);
       },
     );

@@ -4,16 +4,16 @@ import { tagSchema } from '../../src/shared/common';
 import { flowSchema } from '../../src/shared/flow';
 import { toFieldIssues, type FieldIssue } from '../../src/shared/issues';
 import { metricsDataSchema, parseMetrics, type MetricsData } from '../../src/shared/metrics';
+import { setFlowErrored } from '../actions/flows';
 import { writeManyMetrics, writeMetrics } from '../actions/write-metrics';
 import type { ServiceContext } from '../context';
-import { HttpError } from '../http/errors';
+import { invalid, notFound } from '../domain/errors';
 import {
   FlowRepository,
   type MetricsCheck,
   type MetricsWrite,
   type MetricsWriteResult,
 } from '../repositories/flows';
-import { rooms } from '../realtime/rooms';
 
 const tagParams = z.object({ tag: tagSchema });
 
@@ -68,12 +68,9 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
 
   const writeOne = async (tag: string, change: MetricsWrite): Promise<MetricsData> => {
     const result = await write(tag, change, 'body');
-    if (result.status === 'missing') throw HttpError.notFound(`flow ${tag}`);
+    if (result.status === 'missing') throw notFound(`flow ${tag}`);
     if (result.status === 'invalid') {
-      throw HttpError.badRequest(
-        `the data does not fit a flow of variant "${result.variant}"`,
-        result.details,
-      );
+      throw invalid(`the data does not fit a flow of variant "${result.variant}"`, result.details);
     }
     return result.data;
   };
@@ -135,7 +132,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
         async (request) => {
           const data = await flows.readData(request.params.tag);
-          if (!data) throw HttpError.notFound(`flow ${request.params.tag}`);
+          if (!data) throw notFound(`flow ${request.params.tag}`);
           return data;
         },
       );
@@ -214,15 +211,8 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const flow = await ctx.events.transaction(async (tx, emit) => {
-          const updated = await new FlowRepository(tx).setErrored(
-            request.params.tag,
-            request.body?.errored ?? true,
-          );
-          if (updated) emit({ type: 'flow.changed', flow_id: updated.id }, [rooms.flow(updated.id)]);
-          return updated;
-        });
-        if (!flow) throw HttpError.notFound(`flow ${request.params.tag}`);
+        const flow = await setFlowErrored(ctx, request.params.tag, request.body?.errored ?? true);
+        if (!flow) throw notFound(`flow ${request.params.tag}`);
         return flow;
       },
     );

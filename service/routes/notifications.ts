@@ -2,16 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idSchema, tagSchema, timestampSchema } from '../../src/shared/common';
 import { textSchema } from '../../src/shared/limits';
-import {
-  notificationCreateSchema,
-  notificationSchema,
-  type NotificationCreate,
-} from '../../src/shared/notification';
-import { createNotification } from '../actions/notify';
+import { notificationCreateSchema, notificationSchema } from '../../src/shared/notification';
+import { deleteNotification, notifyChannel, notifyFlowChannel } from '../actions/notify';
 import type { ServiceContext } from '../context';
-import { HttpError } from '../http/errors';
+import { notFound } from '../domain/errors';
 import { ChannelRepository } from '../repositories/channels';
-import { FlowRepository } from '../repositories/flows';
 import { NotificationRepository } from '../repositories/notifications';
 
 const NOTIFICATION_LIST_DEFAULT = 100;
@@ -34,7 +29,6 @@ const created = { 201: notificationSchema };
 export function notificationRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const notifications = new NotificationRepository(ctx.db);
   const channels = new ChannelRepository(ctx.db);
-  const flows = new FlowRepository(ctx.db);
 
   const list = (query: ListQuery, channelId?: string) =>
     notifications.list({
@@ -42,13 +36,6 @@ export function notificationRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       limit: query.limit,
       since: query.since === undefined ? undefined : new Date(query.since),
     });
-
-  const post = async (channelId: string, body: NotificationCreate) => {
-    const notification = await createNotification(ctx, channelId, body);
-    // Null: the channel went between the lookup and the write.
-    if (!notification) throw HttpError.notFound(`channel ${channelId}`);
-    return notification;
-  };
 
   return async (app) => {
     app.get(
@@ -78,8 +65,7 @@ export function notificationRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        if (!(await channels.get(request.params.id)))
-          throw HttpError.notFound(`channel ${request.params.id}`);
+        if (!(await channels.get(request.params.id))) throw notFound(`channel ${request.params.id}`);
         return list(request.query, request.params.id);
       },
     );
@@ -96,11 +82,8 @@ export function notificationRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: created,
         },
       },
-      async (request, reply) => {
-        const channel = await channels.findByIdOrTag(request.params.channel_id);
-        if (!channel) throw HttpError.notFound(`channel ${request.params.channel_id}`);
-        return reply.status(201).send(await post(channel.id, request.body));
-      },
+      async (request, reply) =>
+        reply.status(201).send(await notifyChannel(ctx, request.params.channel_id, request.body)),
     );
 
     app.post(
@@ -115,14 +98,8 @@ export function notificationRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: created,
         },
       },
-      async (request, reply) => {
-        const flow = await flows.getByTag(request.params.tag);
-        if (!flow) throw HttpError.notFound(`flow ${request.params.tag}`);
-        if (flow.channel_id === null) {
-          throw HttpError.conflict(`flow ${flow.tag} has no channel to send the notification to`);
-        }
-        return reply.status(201).send(await post(flow.channel_id, request.body));
-      },
+      async (request, reply) =>
+        reply.status(201).send(await notifyFlowChannel(ctx, request.params.tag, request.body)),
     );
 
     app.delete(
@@ -137,8 +114,8 @@ export function notificationRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        if (!(await notifications.delete(request.params.id))) {
-          throw HttpError.notFound(`notification ${request.params.id}`);
+        if (!(await deleteNotification(ctx, request.params.id))) {
+          throw notFound(`notification ${request.params.id}`);
         }
         return reply.status(204).send(null);
       },

@@ -7,43 +7,19 @@ import {
   scriptSchema,
   scriptUpdateSchema,
 } from '../../src/shared/script';
+import { createScript, deleteScript, runScript, updateScript } from '../actions/scripts';
 import type { ServiceContext } from '../context';
-import { HttpError } from '../http/errors';
+import { notFound } from '../domain/errors';
 import { ScriptRepository } from '../repositories/scripts';
-import { createScript, deleteScript, updateScript } from '../scripts/manage';
-import { RunnerStopped, ScriptRunner } from '../scripts/runner';
-import { ScriptScheduler } from '../scripts/scheduler';
 
 const idParams = z.object({ id: idSchema });
 
-const notFound = (id: string) => HttpError.notFound(`script ${id}`);
+const scriptNotFound = (id: string) => notFound(`script ${id}`);
 
 export function scriptRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const scripts = new ScriptRepository(ctx.db);
 
   return async (app) => {
-    const onError = (error: unknown) => app.log.error({ err: error }, 'script run failed');
-    const runner = new ScriptRunner(ctx, { onError });
-    const scheduler = new ScriptScheduler(ctx, runner, onError);
-    app.addHook('onReady', async () => {
-      await scheduler.start();
-    });
-    // Stopped before the server closes: a manual run under way is then answered 503 at once
-    // instead of holding the close for up to its script's timeout. The store stays open until
-    // onClose, so the runs being aborted finish before it closes.
-    let stopped: Promise<void> | null = null;
-    const stop = () => {
-      scheduler.stop();
-      return (stopped ??= runner.close());
-    };
-    app.addHook('preClose', async () => {
-      // Not awaited here (the server's close goes on meanwhile); a failure surfaces in onClose.
-      stop().catch(() => undefined);
-    });
-    app.addHook('onClose', async () => {
-      await stop();
-    });
-
     app.get(
       '/scripts',
       {
@@ -70,7 +46,7 @@ export function scriptRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const script = await scripts.get(request.params.id);
-        if (!script) throw notFound(request.params.id);
+        if (!script) throw scriptNotFound(request.params.id);
         return script;
       },
     );
@@ -86,11 +62,7 @@ export function scriptRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 201: scriptSchema },
         },
       },
-      async (request, reply) => {
-        const script = await createScript(ctx, request.body);
-        await scheduler.sync();
-        return reply.status(201).send(script);
-      },
+      async (request, reply) => reply.status(201).send(await createScript(ctx, request.body)),
     );
 
     app.patch(
@@ -107,8 +79,7 @@ export function scriptRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const script = await updateScript(ctx, request.params.id, request.body);
-        if (!script) throw notFound(request.params.id);
-        await scheduler.sync();
+        if (!script) throw scriptNotFound(request.params.id);
         return script;
       },
     );
@@ -125,8 +96,7 @@ export function scriptRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        if (!(await deleteScript(ctx, request.params.id))) throw notFound(request.params.id);
-        await scheduler.sync();
+        if (!(await deleteScript(ctx, request.params.id))) throw scriptNotFound(request.params.id);
         return reply.status(204).send(null);
       },
     );
@@ -143,16 +113,8 @@ export function scriptRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { id } = request.params;
-        if (!(await scripts.get(id))) throw notFound(id);
-        let run;
-        try {
-          run = await runner.run(id, 'manual');
-        } catch (error) {
-          if (error instanceof RunnerStopped) throw new HttpError(503, 'unavailable', error.message);
-          throw error;
-        }
-        if (!run) throw notFound(id);
+        const run = await runScript(ctx, request.params.id);
+        if (!run) throw scriptNotFound(request.params.id);
         return run;
       },
     );
@@ -169,7 +131,7 @@ export function scriptRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        if (!(await scripts.get(request.params.id))) throw notFound(request.params.id);
+        if (!(await scripts.get(request.params.id))) throw scriptNotFound(request.params.id);
         return scripts.listRuns(request.params.id);
       },
     );

@@ -8,8 +8,8 @@ import {
   tokenSchema,
 } from '../../src/shared/token';
 import type { ServiceContext } from '../context';
+import { notFound } from '../domain/errors';
 import { hashSecret, newSecret } from '../http/auth';
-import { HttpError } from '../http/errors';
 import { publicToken, TokenRepository } from '../repositories/tokens';
 
 export function tokenRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
@@ -59,7 +59,7 @@ export function tokenRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        if (!(await tokens.delete(request.params.id))) throw HttpError.notFound(`token ${request.params.id}`);
+        if (!(await tokens.delete(request.params.id))) throw notFound(`token ${request.params.id}`);
         ctx.auth.forget(request.params.id);
         return reply.status(204).send(null);
       },

@@ -1,10 +1,9 @@
 import type { Flow } from '../../src/shared/flow';
 import { toFieldIssues, type FieldIssue } from '../../src/shared/issues';
 import { parseMetrics, type MetricsData } from '../../src/shared/metrics';
+import { setFlowErrored } from '../actions/flows';
 import { writeMetrics } from '../actions/write-metrics';
 import type { ServiceContext } from '../context';
-import { rooms } from '../realtime/rooms';
-import { FlowRepository } from '../repositories/flows';
 
 /** What a script's result does to its flow: the metrics routes' own write (see actions/). */
 
@@ -46,10 +45,6 @@ export async function writeFlowMetrics(ctx: ServiceContext, flow: Flow, data: un
  * Sets the flow's `errored` flag as `POST /flows/:tag/error` does. Only a change is published:
  * a script failing every five seconds does not wake every screen every five seconds.
  */
-export async function setFlowErrored(ctx: ServiceContext, flow: Flow, errored: boolean): Promise<void> {
-  if (flow.errored === errored) return;
-  await ctx.events.transaction(async (tx, emit) => {
-    const updated = await new FlowRepository(tx).setErrored(flow.tag, errored);
-    if (updated) emit({ type: 'flow.changed', flow_id: updated.id }, [rooms.flow(updated.id)]);
-  });
+export async function markFlowErrored(ctx: ServiceContext, flow: Flow, errored: boolean): Promise<void> {
+  if (flow.errored !== errored) await setFlowErrored(ctx, flow.tag, errored);
 }

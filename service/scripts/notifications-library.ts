@@ -8,6 +8,7 @@ import {
 } from '../../src/shared/notification';
 import { createNotification } from '../actions/notify';
 import type { ServiceContext } from '../context';
+import { DomainError } from '../domain/errors';
 import { ChannelRepository } from '../repositories/channels';
 import { FlowRepository } from '../repositories/flows';
 import { ArgumentError, durationSeconds } from './duration';
@@ -112,7 +113,10 @@ export async function postFromScript(
     }
     channelId = flow.channel_id;
   }
-  if (!(await createNotification(ctx, channelId, body))) {
+  try {
+    await createNotification(ctx, channelId, body);
+  } catch (error) {
+    if (!(error instanceof DomainError && error.kind === 'not_found')) throw error;
     log('[warn] notifications.post: the channel was deleted meanwhile');
     return false;
   }

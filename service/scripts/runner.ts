@@ -2,12 +2,12 @@ import { performance } from 'node:perf_hooks';
 import type { Flow } from '../../src/shared/flow';
 import type { ScriptRun, ScriptRunOutcome } from '../../src/shared/script';
 import type { ServiceContext } from '../context';
-import { isForeignKeyViolation } from '../db/constraint-errors';
+import { DomainError } from '../domain/errors';
 import { newId } from '../ids';
 import { FlowRepository } from '../repositories/flows';
 import { ScriptRepository } from '../repositories/scripts';
 import { ArgumentError } from './duration';
-import { setFlowErrored, writeFlowMetrics } from './feed-flow';
+import { markFlowErrored, writeFlowMetrics } from './feed-flow';
 import { HttpLibraryError, httpGet, httpGetJson } from './http-library';
 import { postFromScript } from './notifications-library';
 import {
@@ -33,14 +33,17 @@ export const DEFAULT_RUNNER_OPTIONS: Omit<RunnerOptions, 'onError'> = {
   notificationsPerRun: 10,
 };
 
-/** The service is stopping: queued runs are dropped and running ones are not recorded. */
-export class RunnerStopped extends Error {
+/**
+ * The service is stopping: queued runs are dropped and running ones are not recorded. A manual
+ * run is answered 503 with it.
+ */
+export class RunnerStopped extends DomainError {
   constructor() {
-    super('the service is stopping');
+    super('unavailable', 'the service is stopping');
   }
 }
 
-interface Job {
+interface QueuedRun {
   scriptId: string;
   trigger: ScriptRun['trigger'];
   resolve: (run: ScriptRun | null) => void;
@@ -52,7 +55,7 @@ interface Job {
  * turns each run into its record and its effect on the script's flow.
  */
 export class ScriptRunner {
-  private readonly queue: Job[] = [];
+  private readonly queue: QueuedRun[] = [];
   /** Script id → its sandbox (null while the run is being prepared). */
   private readonly running = new Map<string, SandboxRun | null>();
   private readonly tasks = new Set<Promise<void>>();
@@ -103,7 +106,7 @@ export class ScriptRunner {
     }
   }
 
-  private async execute(job: Job): Promise<ScriptRun | null> {
+  private async execute(job: QueuedRun): Promise<ScriptRun | null> {
     const { ctx } = this;
     const scripts = new ScriptRepository(ctx.db);
     const flows = new FlowRepository(ctx.db);
@@ -148,7 +151,7 @@ export class ScriptRunner {
         error = problem;
       }
     }
-    if (flow) await setFlowErrored(ctx, flow, outcome !== 'ok');
+    if (flow) await markFlowErrored(ctx, flow, outcome !== 'ok');
 
     const record = {
       script_id: script.id,
@@ -159,13 +162,10 @@ export class ScriptRunner {
       logs: result.logs,
       error,
     };
-    try {
-      return await scripts.addRun(record);
-    } catch (failure) {
-      // Deleted while it ran: the caller still gets what happened.
-      if (!isForeignKeyViolation(failure)) throw failure;
-      return { ...record, id: newId('run'), started_at: startedAt.toISOString() };
-    }
+    // Null: deleted while it ran. The caller still gets what happened.
+    return (
+      (await scripts.addRun(record)) ?? { ...record, id: newId('run'), started_at: startedAt.toISOString() }
+    );
   }
 
   /** Writes the result as the flow's metrics; why it was refused, or null. */

@@ -1,5 +1,6 @@
-import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-file';
 import type { KeyValueStore } from './ports';
 
 const KEY = /^[a-z0-9-]+$/;
@@ -10,14 +11,17 @@ export type RecoveryListener = (key: string, reason: string) => void;
 type Loaded = { ok: true; value: unknown; text: string } | { ok: false; reason: string };
 
 /**
- * Small JSON documents, one file per key, that survive a power cut at any moment: a write goes to a
- * temporary file that is flushed to disk before it replaces the old one, and the last good version
- * is kept as `<key>.json.bak` for when the main file still ends up damaged (a filesystem that lost
- * the flushed data, a disk going bad, someone editing it by hand).
+ * Small JSON documents, one file per key, that survive a power cut at any moment: each write is
+ * atomic and durable (atomic-file.ts), and the last good version is kept as `<key>.json.bak` for
+ * when the main file still ends up damaged (a filesystem that lost the flushed data, a disk going
+ * bad, someone editing it by hand).
  */
 export class FileStore implements KeyValueStore {
   private made: Promise<void> | null = null;
-  /** Writes of one key queue behind each other: they share the key's temporary files. */
+  /**
+   * Writes of one key queue behind each other: each reads the current file to make it the backup,
+   * so two at once could both back up the same version, and the last to start might not win.
+   */
   private readonly writes = new Map<string, Promise<void>>();
 
   constructor(
@@ -55,9 +59,8 @@ export class FileStore implements KeyValueStore {
     await this.ensureDir();
     const current = await load(file);
     // Only a readable file becomes the backup: a damaged one must not push out the last good copy.
-    if (current.ok) await writeDurably(`${file}.bak`, current.text);
-    await writeDurably(file, text);
-    await syncDir(this.dir);
+    if (current.ok) await writeFileAtomic(`${file}.bak`, current.text);
+    await writeFileAtomic(file, text);
   }
 
   private fileOf(key: string): string {
@@ -90,33 +93,6 @@ async function load(file: string): Promise<Loaded> {
     return { ok: true, value: JSON.parse(text), text };
   } catch (error) {
     return { ok: false, reason: `corrupt (${text.length} bytes): ${(error as Error).message}` };
-  }
-}
-
-/** Writes `<file>.tmp`, flushes it to disk, then renames it over `file` so readers see old or new, never half. */
-async function writeDurably(file: string, text: string): Promise<void> {
-  const temp = `${file}.tmp`;
-  const handle = await open(temp, 'w');
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, file);
-}
-
-/** Makes the renames themselves durable; best effort, since Windows cannot open a folder for syncing. */
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // The data is flushed already; only the rename might be lost, and the backup covers that.
   }
 }
 

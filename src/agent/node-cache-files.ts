@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { renameDurably } from './atomic-file';
 import type { CacheFiles } from './ports';
 
 /** The name of a file in the media cache: what the web player and Electron serve, and nothing else. */
@@ -53,8 +54,9 @@ export class NodeCacheFiles implements CacheFiles {
     }
   }
 
+  /** writeTemp flushed the file itself; renameDurably flushes the folder, so a power cut keeps the commit. */
   async commit(tempPath: string, name: string): Promise<void> {
-    await rename(this.tempPathOf(tempPath), this.pathOf(name));
+    await renameDurably(this.tempPathOf(tempPath), this.pathOf(name));
   }
 
   async remove(pathOrName: string): Promise<void> {

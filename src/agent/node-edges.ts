@@ -2,6 +2,7 @@ import os from 'node:os';
 import si from 'systeminformation';
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '../shared/events';
+import { stderrLogger } from './log';
 import type { Clock, ConnectRealtime, Logger, SystemInfo } from './ports';
 
 export const realClock: Clock = {
@@ -60,13 +61,7 @@ export const nodeSystemInfo: SystemInfo = {
   },
 };
 
-/** Lines on stderr with a time and a level: what a systemd journal or a terminal wants. */
+/** pino's JSON lines on stderr (log.ts), named after the program: what a systemd journal reads. */
 export function consoleLogger(prefix = 'agent'): Logger {
-  const line = (level: string, message: string) =>
-    process.stderr.write(`${new Date().toISOString()} ${level} ${prefix}: ${message}\n`);
-  return {
-    info: (message) => line('info', message),
-    warn: (message) => line('warn', message),
-    error: (message) => line('error', message),
-  };
+  return stderrLogger(prefix);
 }

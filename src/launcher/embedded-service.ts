@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createDevice, updateDevice } from '../../service/actions/devices';
 import { buildApp } from '../../service/app';
 import { ensureToken } from '../../service/bootstrap';
 import type { ServiceContext } from '../../service/context';
 import { openStore } from '../../service/db/open';
 import { stopService } from '../../service/graceful-exit';
+import { DeviceRepository } from '../../service/repositories/devices';
+import { PlaylistRepository } from '../../service/repositories/playlists';
 import { seedDemo } from '../../service/scripts/demo';
 import type { Logger } from '../agent/ports';
 
@@ -37,40 +40,22 @@ async function adminToken(dataDir: string): Promise<string> {
   return token;
 }
 
-async function api(url: string, token: string, path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${url}${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-  });
-}
-
 /**
  * Gives the screen `npm start` shows the first playlist of the service, unless it has one: the
- * demo must be on screen without anyone assigning it, and an operator's choice is kept.
+ * demo must be on screen without anyone assigning it, and an operator's choice is kept. Through
+ * the service's own actions, so the device hears of it as of any other change.
  */
-export async function showDemoOnDevice(
-  url: string,
-  token: string,
-  deviceTag: string,
-): Promise<string | null> {
-  const playlists = (await (await api(url, token, '/playlists')).json()) as { id: string }[];
-  const first = playlists[0]?.id;
+export async function showDemoOnDevice(ctx: ServiceContext, deviceTag: string): Promise<string | null> {
+  const [first] = await new PlaylistRepository(ctx.db).list();
   if (!first) return null;
-  const device = await api(url, token, `/devices/${encodeURIComponent(deviceTag)}`);
-  if (device.status === 404) {
-    await api(url, token, '/devices', {
-      method: 'POST',
-      body: JSON.stringify({ tag: deviceTag, name: deviceTag, playlist_id: first }),
-    });
-    return first;
+  const device = await new DeviceRepository(ctx.db).findByTag(deviceTag);
+  if (!device) {
+    await createDevice(ctx, { tag: deviceTag, name: deviceTag, description: '', playlist_id: first.id });
+    return first.id;
   }
-  const current = (await device.json()) as { playlist_id: string | null };
-  if (current.playlist_id !== null) return current.playlist_id;
-  await api(url, token, `/devices/${encodeURIComponent(deviceTag)}`, {
-    method: 'PATCH',
-    body: JSON.stringify({ playlist_id: first }),
-  });
-  return first;
+  if (device.playlist_id !== null) return device.playlist_id;
+  await updateDevice(ctx, deviceTag, { playlist_id: first.id });
+  return first.id;
 }
 
 /**
@@ -93,12 +78,12 @@ export async function startEmbeddedService(options: {
     const app = await buildApp({ db, logger: { level: 'error' } });
     const seeder = options.seeder === undefined ? seedDemo : options.seeder;
     if (seeder) await seeder(app.wallboard, { deviceTag });
+    const playlist = await showDemoOnDevice(app.wallboard, deviceTag);
+    if (playlist) log.info(`device "${deviceTag}" shows playlist ${playlist}`);
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     const url = `http://127.0.0.1:${port}`;
-    const playlist = await showDemoOnDevice(url, token, deviceTag);
-    if (playlist) log.info(`device "${deviceTag}" shows playlist ${playlist}`);
     return {
       url,
       token,

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { closeOnSignals } from '../agent/close-on-signals';
+import { closeOnSignals } from '../node/close-on-signals';
 import { ConfigError } from '../agent/config';
 import { consoleLogger, nodeSystemInfo } from '../agent/node-edges';
 import { chromiumAvailable, openChromiumKiosk } from './chromium-kiosk';

@@ -10,44 +10,69 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const now = () => new Date('2026-01-02T03:04:05.000Z');
+const parse = (text: string): Record<string, unknown>[] =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
-it('writes lines with a time and a level, and echoes them', async () => {
+it('writes JSON lines with an ISO time, a level word and the name, and echoes them', async () => {
   const echoed: string[] = [];
-  const log = createFileLogger({ dir: join(dir, 'logs'), echo: (line) => echoed.push(line), now });
+  const log = createFileLogger({ dir: join(dir, 'logs'), echo: (line) => echoed.push(line) });
   log.info('starting');
   log.warn('two\nlines');
-  expect(await readFile(log.file, 'utf8')).toBe(
-    '2026-01-02T03:04:05.000Z info starting\n2026-01-02T03:04:05.000Z warn two | lines\n',
-  );
-  expect(echoed).toHaveLength(2);
+  const lines = parse(await readFile(log.file, 'utf8'));
+  expect(lines).toEqual([
+    expect.objectContaining({ level: 'info', name: 'shell', msg: 'starting', pid: process.pid }),
+    expect.objectContaining({ level: 'warn', name: 'shell', msg: 'two\nlines' }),
+  ]);
+  expect(lines[0]!.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  expect(echoed.join('')).toBe(await readFile(log.file, 'utf8'));
+});
+
+it('logs from the level WALLBOARD_LOG_LEVEL names, and at info (saying so) for a wrong one', async () => {
+  const quiet = createFileLogger({ dir: join(dir, 'quiet'), level: 'warn' });
+  quiet.info('not written');
+  quiet.error('written');
+  expect(parse(await readFile(quiet.file, 'utf8')).map((line) => line.msg)).toEqual(['written']);
+
+  const wrong = createFileLogger({ dir: join(dir, 'wrong'), level: 'loud' });
+  wrong.info('written at info');
+  expect(parse(await readFile(wrong.file, 'utf8')).map((line) => line.msg)).toEqual([
+    expect.stringMatching(/WALLBOARD_LOG_LEVEL "loud" is none of .*: logging at info/),
+    'written at info',
+  ]);
 });
 
 it('rotates by size and keeps only the newest files', async () => {
-  const log = createFileLogger({ dir, maxBytes: 200, keep: 2, now });
-  for (let i = 0; i < 40; i += 1) log.info(`line ${String(i).padStart(2, '0')} ${'x'.repeat(20)}`);
+  const log = createFileLogger({ dir, maxBytes: 1000, keep: 2 });
+  for (let i = 0; i < 60; i += 1) log.info(`line ${String(i).padStart(2, '0')} ${'x'.repeat(20)}`);
   expect((await readdir(dir)).sort()).toEqual(['wallboard.1.log', 'wallboard.2.log', 'wallboard.log']);
   const newest = await readFile(join(dir, 'wallboard.log'), 'utf8');
-  expect(newest).toContain('line 39');
-  expect(newest.length).toBeLessThanOrEqual(200);
+  expect(newest).toContain('line 59');
+  expect(newest.length).toBeLessThanOrEqual(1000);
   const all = [
     await readFile(join(dir, 'wallboard.2.log'), 'utf8'),
     await readFile(join(dir, 'wallboard.1.log'), 'utf8'),
     newest,
   ].join('');
-  const numbers = [...all.matchAll(/line (\d+)/g)].map((m) => Number(m[1]));
+  const numbers = parse(all).map((line) => Number(/line (\d+)/.exec(String(line.msg))?.[1]));
   // Consecutive: rotation loses only the oldest lines.
   expect(numbers).toEqual(numbers.map((_, i) => numbers[0]! + i));
-  expect(numbers.at(-1)).toBe(39);
+  expect(numbers.at(-1)).toBe(59);
 });
 
-it('goes on (on stderr only) when the log folder cannot be written', async () => {
+it('goes on (echoing only) when the log folder cannot be written, and says why once', async () => {
   const echoed: string[] = [];
   // A folder under a regular file cannot exist.
   await writeFile(join(dir, 'a-file'), '');
-  const log = createFileLogger({ dir: join(dir, 'a-file', 'logs'), echo: (line) => echoed.push(line), now });
+  const log = createFileLogger({ dir: join(dir, 'a-file', 'logs'), echo: (line) => echoed.push(line) });
   log.error('still running');
+  await Promise.resolve();
   log.info('and again');
-  expect(echoed[1]).toMatch(/cannot write the log file/);
-  expect(echoed).toHaveLength(3);
+  expect(parse(echoed.join('')).map((line) => line.msg)).toEqual([
+    'still running',
+    expect.stringMatching(/^cannot write the log file .*wallboard\.log: Error: ENOTDIR/),
+    'and again',
+  ]);
 });

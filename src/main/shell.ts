@@ -163,7 +163,11 @@ export async function startShell(electron: Electron, proc: ShellProcess): Promis
   }
   await app.whenReady();
 
-  const log = createFileLogger({ dir: join(userData, 'logs'), echo: (line) => proc.stderr(line) });
+  const log = createFileLogger({
+    dir: join(userData, 'logs'),
+    echo: (line) => proc.stderr(line),
+    level: proc.env.WALLBOARD_LOG_LEVEL,
+  });
   log.info(`Wallboard ${app.getVersion()} starting${gpuDisabled ? ' without hardware acceleration' : ''}`);
   const settings = new ShellSettings(settingsDir, log);
   const tokens = new TokenStore(userData, electron.safeStorage, log, proc.platform);

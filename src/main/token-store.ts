@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../agent/atomic-file';
 import type { Logger } from '../agent/ports';
 
 /** What the token store needs of Electron's safeStorage. */
@@ -69,18 +69,8 @@ export class TokenStore {
 }
 
 /** Mode 0600 from the first byte: the temporary file is created with it, then renamed into place. */
-async function writePrivate(file: string, data: Buffer): Promise<void> {
-  const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(temp, 'wx', 0o600);
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  // The umask cannot widen 0600, but a file system that ignores modes at open still gets one.
-  await chmod(temp, 0o600);
-  await rename(temp, file);
+function writePrivate(file: string, data: Buffer): Promise<void> {
+  return writeFileAtomic(file, data, { mode: 0o600 });
 }
 
 async function readOrNull(file: string): Promise<Buffer | null> {

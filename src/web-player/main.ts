@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { closeOnSignals } from '../agent/close-on-signals';
+import { closeOnSignals } from '../node/close-on-signals';
 import { ConfigError } from '../agent/config';
 import { agentFlagHelp, AGENT_FLAG_OPTIONS, settingsFromFlags } from '../agent/flags';
 import { consoleLogger } from '../agent/node-edges';

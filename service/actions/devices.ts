@@ -1,17 +1,52 @@
-import type { Device, Heartbeat } from '../../src/shared/device';
+import type { Device, DeviceCreate, DeviceUpdate, Heartbeat } from '../../src/shared/device';
 import type { ServiceContext } from '../context';
 import type { Emit } from '../realtime/publisher';
 import { rooms } from '../realtime/rooms';
-import { DeviceRepository } from '../repositories/devices';
+import { DeviceRepository, unknownPlaylist } from '../repositories/devices';
+import { PlaylistRepository } from '../repositories/playlists';
 
 /**
- * Presence of devices. A device is online from its first heartbeat until it says it goes
- * offline, or until no heartbeat came for `config.offlineAfterSeconds` (the sweep below).
- * The HTTP routes and the socket hub both record heartbeats through here.
+ * Devices and their presence. A device is online from its first heartbeat until it says it goes
+ * offline, or until no heartbeat came for `config.offlineAfterSeconds` (the sweep, a job).
  */
 
 function announce(emit: Emit, tag: string): void {
   emit({ type: 'device.changed', device_tag: tag }, [rooms.device(tag)]);
+}
+
+/** Checked first for a clear answer; the repository still refuses a playlist deleted meanwhile. */
+async function checkPlaylist(ctx: ServiceContext, id: string | null | undefined): Promise<void> {
+  if (id && !(await new PlaylistRepository(ctx.db).exists(id))) throw unknownPlaylist(id);
+}
+
+/** A device with an unused tag. Nothing is listening to its room yet. */
+export async function createDevice(ctx: ServiceContext, input: DeviceCreate): Promise<Device> {
+  await checkPlaylist(ctx, input.playlist_id);
+  return new DeviceRepository(ctx.db).create(input);
+}
+
+/** Null when there is no such device; playlist_id null takes its playlist away. */
+export async function updateDevice(
+  ctx: ServiceContext,
+  tag: string,
+  patch: DeviceUpdate,
+): Promise<Device | null> {
+  await checkPlaylist(ctx, patch.playlist_id);
+  return ctx.events.transaction(async (tx, emit) => {
+    const updated = await new DeviceRepository(tx).update(tag, patch);
+    // An empty patch changes nothing, so the device need not hear of it.
+    if (updated && Object.values(patch).some((value) => value !== undefined)) announce(emit, tag);
+    return updated;
+  });
+}
+
+/** False when there is no such device. */
+export function deleteDevice(ctx: ServiceContext, tag: string): Promise<boolean> {
+  return ctx.events.transaction(async (tx, emit) => {
+    const gone = await new DeviceRepository(tx).delete(tag);
+    if (gone) announce(emit, tag);
+    return gone;
+  });
 }
 
 /**
@@ -53,35 +88,4 @@ export async function sweepPresence(ctx: ServiceContext): Promise<string[]> {
     for (const tag of tags) announce(emit, tag);
     return tags;
   });
-}
-
-/** How often the sweeper runs: three times per grace period, at most once a second. */
-export function sweepIntervalMs(offlineAfterSeconds: number): number {
-  return Math.max(1, offlineAfterSeconds / 3) * 1000;
-}
-
-/**
- * Runs `sweepPresence` on a timer, so a device is seen offline at most a third of the grace
- * period late. Returns the stop function; it resolves once a sweep under way has finished, so
- * the store can be closed right after.
- */
-export function startPresenceSweeper(
-  ctx: ServiceContext,
-  onError: (error: unknown) => void = (error) => console.error('presence sweep failed', error),
-): () => Promise<void> {
-  let running: Promise<void> | null = null;
-  const timer = setInterval(() => {
-    // A sweep slower than the interval must not pile up behind itself.
-    if (running) return;
-    running = sweepPresence(ctx)
-      .then(() => undefined, onError)
-      .finally(() => {
-        running = null;
-      });
-  }, sweepIntervalMs(ctx.config.offlineAfterSeconds));
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
 }

@@ -1,29 +1,26 @@
 import { isFlowReady, type Flow } from '../../src/shared/flow';
-import type { Script, ScriptCreate, ScriptUpdate } from '../../src/shared/script';
+import type { Script, ScriptCreate, ScriptRun, ScriptUpdate } from '../../src/shared/script';
 import type { ServiceContext } from '../context';
-import { isForeignKeyViolation, isUniqueViolation } from '../db/constraint-errors';
 import type { Queryable } from '../db/database';
-import { HttpError } from '../http/errors';
+import { DomainError, invalid } from '../domain/errors';
 import type { Emit } from '../realtime/publisher';
 import { rooms } from '../realtime/rooms';
 import { FlowRepository } from '../repositories/flows';
-import { ScriptRepository, type ScriptPatch } from '../repositories/scripts';
-import { syntaxProblem } from './syntax';
+import { flowAlreadyFed, ScriptRepository, type ScriptPatch } from '../repositories/scripts';
+import { syntaxProblem } from '../scripts/syntax';
 
 /**
- * Creating, changing and deleting scripts, for the routes and the demo. A script that feeds a
- * flow is that flow's `source` (with `parameters` at least `{}`, so the flow is ready and
+ * Creating, changing, deleting and running scripts, for the routes and the demo. A script that
+ * feeds a flow is that flow's `source` (with `parameters` at least `{}`, so the flow is ready and
  * enabled); when it stops feeding it, the flow's source goes back to null. Either change is
- * published as `flow.changed`.
+ * published as `flow.changed`. Each write is told to the scheduler once committed.
  */
 
 async function checkCode(code: string | undefined): Promise<void> {
   if (code === undefined) return;
   const problem = await syntaxProblem(code);
   if (problem) {
-    throw HttpError.badRequest(`the code does not compile: ${problem}`, [
-      { path: 'body.code', message: problem },
-    ]);
+    throw invalid(`the code does not compile: ${problem}`, [{ path: 'body.code', message: problem }]);
   }
 }
 
@@ -35,7 +32,7 @@ async function namedFlow(
   if (body.flow_tag !== undefined) {
     const flow = await flows.getByTag(body.flow_tag);
     if (!flow) {
-      throw HttpError.badRequest(`flow ${body.flow_tag} does not exist`, [
+      throw invalid(`flow ${body.flow_tag} does not exist`, [
         { path: 'body.flow_tag', message: `no flow has the tag "${body.flow_tag}"` },
       ]);
     }
@@ -44,21 +41,22 @@ async function namedFlow(
   if (body.flow_id === undefined || body.flow_id === null) return body.flow_id;
   const flow = await flows.get(body.flow_id);
   if (!flow) {
-    throw HttpError.badRequest(`flow ${body.flow_id} does not exist`, [
+    throw invalid(`flow ${body.flow_id} does not exist`, [
       { path: 'body.flow_id', message: `no flow has the id "${body.flow_id}"` },
     ]);
   }
   return flow;
 }
 
-const alreadyFed = (flow: Flow, by: string) =>
-  HttpError.conflict(`flow "${flow.tag}" is already fed by script ${by}`, [
-    { path: 'body.flow_id', message: 'a flow is fed by one script at most' },
-  ]);
-
 async function checkFree(scripts: ScriptRepository, flow: Flow, self: string | null): Promise<void> {
   const feeder = await scripts.findByFlow(flow.id);
-  if (feeder && feeder.id !== self) throw alreadyFed(flow, feeder.id);
+  if (feeder && feeder.id !== self) throw flowAlreadyFed(`"${flow.tag}"`, feeder.id);
+}
+
+/** The store refused the write for another script feeding the flow: said with the flow's tag. */
+function byTag(error: unknown, flow: Flow | null | undefined): unknown {
+  const fed = error instanceof DomainError && error.kind === 'conflict';
+  return fed && flow ? flowAlreadyFed(`"${flow.tag}"`, 'another script') : error;
 }
 
 /** Makes the script the flow's source; the flow's id when it changed. */
@@ -89,24 +87,15 @@ function announceFlows(emit: Emit, ids: readonly (string | null)[]): void {
   }
 }
 
-/** The database's refusals of a script write, as answers. */
-function asHttpError(error: unknown, flow: Flow | null | undefined): unknown {
-  if (isUniqueViolation(error) && flow) return alreadyFed(flow, 'another script');
-  if (isForeignKeyViolation(error) && flow) {
-    return HttpError.badRequest(`flow ${flow.id} does not exist`, [
-      { path: 'body.flow_id', message: 'the flow was deleted meanwhile' },
-    ]);
-  }
-  return error;
-}
-
+/** An enabled script runs at once, then on its interval. */
 export async function createScript(ctx: ServiceContext, body: ScriptCreate): Promise<Script> {
   await checkCode(body.code);
   const flow = await namedFlow(new FlowRepository(ctx.db), body);
   if (flow) await checkFree(new ScriptRepository(ctx.db), flow, null);
+  let script: Script;
   try {
-    return await ctx.events.transaction(async (tx, emit) => {
-      const script = await new ScriptRepository(tx).create(
+    script = await ctx.events.transaction(async (tx, emit) => {
+      const created = await new ScriptRepository(tx).create(
         {
           name: body.name,
           code: body.code,
@@ -117,15 +106,20 @@ export async function createScript(ctx: ServiceContext, body: ScriptCreate): Pro
         },
         ctx.clock.now(),
       );
-      announceFlows(emit, [flow ? await attach(tx, flow.id, script.id) : null]);
-      return script;
+      announceFlows(emit, [flow ? await attach(tx, flow.id, created.id) : null]);
+      return created;
     });
   } catch (error) {
-    throw asHttpError(error, flow);
+    throw byTag(error, flow);
   }
+  await ctx.jobs.scripts.changed(script.id);
+  return script;
 }
 
-/** The updated script, or null when there is no such script. An empty body changes nothing. */
+/**
+ * The updated script, or null when there is no such script. An empty body changes nothing; any
+ * other runs an enabled script again at once.
+ */
 export async function updateScript(
   ctx: ServiceContext,
   id: string,
@@ -145,27 +139,41 @@ export async function updateScript(
   const moving = nextFlowId !== current.flow_id;
   if (moving) patch.flow_id = nextFlowId;
   if (Object.keys(patch).length === 0 && flow === undefined) return current;
+  let script: Script | null;
   try {
-    return await ctx.events.transaction(async (tx, emit) => {
-      const script = await new ScriptRepository(tx).update(id, patch, ctx.clock.now());
-      if (!script) return null;
+    script = await ctx.events.transaction(async (tx, emit) => {
+      const updated = await new ScriptRepository(tx).update(id, patch, ctx.clock.now());
+      if (!updated) return null;
       const changed: (string | null)[] = [];
       if (moving && current.flow_id) changed.push(await detach(tx, current.flow_id, id));
       if (nextFlowId && flow !== undefined) changed.push(await attach(tx, nextFlowId, id));
       announceFlows(emit, changed);
-      return script;
+      return updated;
     });
   } catch (error) {
-    throw asHttpError(error, flow);
+    throw byTag(error, flow);
   }
+  await ctx.jobs.scripts.changed(id);
+  return script;
 }
 
 /** True when it existed. Its flow stops being fed (source null) and its runs go with it. */
 export async function deleteScript(ctx: ServiceContext, id: string): Promise<boolean> {
-  return ctx.events.transaction(async (tx, emit) => {
+  const deleted = await ctx.events.transaction(async (tx, emit) => {
     const script = await new ScriptRepository(tx).delete(id);
     if (!script) return false;
     announceFlows(emit, [script.flow_id ? await detach(tx, script.flow_id, id) : null]);
     return true;
   });
+  if (deleted) await ctx.jobs.scripts.changed(id);
+  return deleted;
+}
+
+/**
+ * Runs the script now, enabled or not, and answers the run once it is over; null when there is
+ * no such script. Unavailable (RunnerStopped) once the service stops.
+ */
+export async function runScript(ctx: ServiceContext, id: string): Promise<ScriptRun | null> {
+  if (!(await new ScriptRepository(ctx.db).get(id))) return null;
+  return ctx.jobs.scripts.run(id, 'manual');
 }

@@ -1,0 +1,59 @@
+import type { Channel, ChannelCreate, ChannelUpdate } from '../../src/shared/channel';
+import { DEFAULT_CHANNEL_ID } from '../bootstrap';
+import type { ServiceContext } from '../context';
+import { conflict, DomainError } from '../domain/errors';
+import { rooms } from '../realtime/rooms';
+import { ChannelRepository, slugOf, unknownParent } from '../repositories/channels';
+
+/** Two creations may pick the same free tag at once; the loser picks again. */
+const TAG_ATTEMPTS = 5;
+
+/** A virtual channel based on an existing one; the tag, when not given, is made of the name. */
+export async function createChannel(ctx: ServiceContext, body: ChannelCreate): Promise<Channel> {
+  const { name, parent_channel_id, tag } = body;
+  const channels = new ChannelRepository(ctx.db);
+  if (!(await channels.exists(parent_channel_id))) throw unknownParent(parent_channel_id);
+  const slug = slugOf(name);
+  for (let attempt = 1; ; attempt++) {
+    const chosen = tag ?? (await channels.freeTag(slug));
+    try {
+      return await channels.createVirtual({
+        name,
+        tag: chosen,
+        parent_channel_id,
+        created_at: ctx.clock.now(),
+      });
+    } catch (error) {
+      // The only conflict of a new channel is its tag.
+      const taken = error instanceof DomainError && error.kind === 'conflict';
+      if (!taken || tag !== undefined || attempt >= TAG_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** Renames a channel or changes its tag; null when there is no such channel. */
+export function updateChannel(ctx: ServiceContext, id: string, body: ChannelUpdate): Promise<Channel | null> {
+  return new ChannelRepository(ctx.db).update(id, body);
+}
+
+/**
+ * Deletes the channel with its virtual channels; the flows, boards and playlists that named them
+ * change, and their devices hear of it. False when there is no such channel.
+ */
+export async function deleteChannel(ctx: ServiceContext, id: string): Promise<boolean> {
+  if (id === DEFAULT_CHANNEL_ID) throw conflict('the default channel cannot be deleted');
+  const changed = await ctx.events.transaction(async (tx, emit) => {
+    const deleted = await new ChannelRepository(tx).delete(id, ctx.clock.now());
+    for (const flowId of deleted?.flowIds ?? []) {
+      emit({ type: 'flow.changed', flow_id: flowId }, [rooms.flow(flowId)]);
+    }
+    for (const boardId of deleted?.boardIds ?? []) {
+      emit({ type: 'board.changed', board_id: boardId }, [rooms.board(boardId)]);
+    }
+    for (const playlistId of deleted?.playlistIds ?? []) {
+      emit({ type: 'playlist.changed', playlist_id: playlistId }, [rooms.playlist(playlistId)]);
+    }
+    return deleted;
+  });
+  return changed !== null;
+}

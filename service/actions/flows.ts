@@ -1,0 +1,70 @@
+import { isFlowReady, type Flow, type FlowCreate, type FlowUpdate } from '../../src/shared/flow';
+import { DEFAULT_CHANNEL_ID } from '../bootstrap';
+import type { ServiceContext } from '../context';
+import { rooms } from '../realtime/rooms';
+import { ChannelRepository } from '../repositories/channels';
+import { FlowRepository, unknownChannel, type FlowPatch } from '../repositories/flows';
+
+/** Checked first for a clear answer; the repository still refuses a channel deleted meanwhile. */
+async function checkChannel(ctx: ServiceContext, channelId: string | null | undefined): Promise<void> {
+  if (channelId && !(await new ChannelRepository(ctx.db).exists(channelId))) throw unknownChannel(channelId);
+}
+
+/** A flow in the default channel unless told, enabled when it is ready. No device shows it yet. */
+export async function createFlow(ctx: ServiceContext, body: FlowCreate): Promise<Flow> {
+  const { channel_id, source = null, parameters = null, ...rest } = body;
+  const channelId = channel_id === undefined ? DEFAULT_CHANNEL_ID : channel_id;
+  await checkChannel(ctx, channelId);
+  return new FlowRepository(ctx.db).create({
+    ...rest,
+    channel_id: channelId,
+    source,
+    parameters,
+    enabled: isFlowReady({ source, parameters }),
+    created_at: ctx.clock.now(),
+  });
+}
+
+/** Null when there is no such flow. A new source or parameters decide `enabled` again. */
+export async function updateFlow(ctx: ServiceContext, id: string, body: FlowUpdate): Promise<Flow | null> {
+  await checkChannel(ctx, body.channel_id);
+  return ctx.events.transaction(async (tx, emit) => {
+    const updated = await new FlowRepository(tx).update(id, (current) => {
+      const patch: FlowPatch = { ...body };
+      if (body.source !== undefined || body.parameters !== undefined) {
+        patch.enabled = isFlowReady({
+          source: body.source === undefined ? current.source : body.source,
+          parameters: body.parameters === undefined ? current.parameters : body.parameters,
+        });
+      }
+      return patch;
+    });
+    // An empty patch changes nothing, so devices need not hear of it.
+    if (updated && Object.values(body).some((value) => value !== undefined)) {
+      emit({ type: 'flow.changed', flow_id: id }, [rooms.flow(id)]);
+    }
+    return updated;
+  });
+}
+
+/** False when there is no such flow. Its widgets go with it, so their boards change too. */
+export function deleteFlow(ctx: ServiceContext, id: string): Promise<boolean> {
+  return ctx.events.transaction(async (tx, emit) => {
+    const gone = await new FlowRepository(tx).delete(id);
+    if (!gone) return false;
+    for (const boardId of gone.boardIds) {
+      emit({ type: 'board.changed', board_id: boardId }, [rooms.board(boardId)]);
+    }
+    emit({ type: 'flow.changed', flow_id: id }, [rooms.flow(id)]);
+    return true;
+  });
+}
+
+/** Sets or clears the flow's `errored` flag (the error route, a script's run); null for an unknown tag. */
+export function setFlowErrored(ctx: ServiceContext, tag: string, errored: boolean): Promise<Flow | null> {
+  return ctx.events.transaction(async (tx, emit) => {
+    const updated = await new FlowRepository(tx).setErrored(tag, errored);
+    if (updated) emit({ type: 'flow.changed', flow_id: updated.id }, [rooms.flow(updated.id)]);
+    return updated;
+  });
+}

@@ -1,0 +1,76 @@
+import type { FieldIssue } from '../../src/shared/issues';
+import type { Playlist, PlaylistCreate, PlaylistItem, PlaylistUpdate } from '../../src/shared/playlist';
+import type { ServiceContext } from '../context';
+import { invalid } from '../domain/errors';
+import type { Emit } from '../realtime/publisher';
+import { rooms } from '../realtime/rooms';
+import { DeviceRepository } from '../repositories/devices';
+import { PlaylistRepository } from '../repositories/playlists';
+
+/** Board items must name an existing board, and their channel (when given) an existing channel. */
+async function checkItems(ctx: ServiceContext, items: readonly PlaylistItem[]): Promise<void> {
+  const boardItems = items.flatMap((item, index) => (item.type === 'board' ? [{ item, index }] : []));
+  if (boardItems.length === 0) return;
+  const playlists = new PlaylistRepository(ctx.db);
+  const boards = await playlists.existingBoards([...new Set(boardItems.map(({ item }) => item.board_id))]);
+  const channels = await playlists.existingChannels([
+    ...new Set(boardItems.flatMap(({ item }) => (item.channel_id ? [item.channel_id] : []))),
+  ]);
+  const issues: FieldIssue[] = [];
+  for (const { item, index } of boardItems) {
+    if (!boards.has(item.board_id)) {
+      issues.push({ path: `body.items.${index}.board_id`, message: `board ${item.board_id} does not exist` });
+    }
+    if (item.channel_id && !channels.has(item.channel_id)) {
+      issues.push({
+        path: `body.items.${index}.channel_id`,
+        message: `channel ${item.channel_id} does not exist`,
+      });
+    }
+  }
+  if (issues.length > 0) {
+    throw invalid(
+      `playlist items name boards or channels that do not exist: ${issues.map((i) => i.path).join(', ')}`,
+      issues,
+    );
+  }
+}
+
+const playlistChanged = (emit: Emit, id: string) =>
+  emit({ type: 'playlist.changed', playlist_id: id }, [rooms.playlist(id)]);
+
+export async function createPlaylist(ctx: ServiceContext, body: PlaylistCreate): Promise<Playlist> {
+  await checkItems(ctx, body.items);
+  // No device can show it yet, so there is nobody to tell.
+  return new PlaylistRepository(ctx.db).create(body, ctx.clock.now());
+}
+
+/** Null when there is no such playlist. `items`, when given, replace all its items. */
+export async function updatePlaylist(
+  ctx: ServiceContext,
+  id: string,
+  patch: PlaylistUpdate,
+): Promise<Playlist | null> {
+  if (patch.name === undefined && patch.items === undefined) return new PlaylistRepository(ctx.db).find(id);
+  if (patch.items) await checkItems(ctx, patch.items);
+  return ctx.events.transaction(async (tx, emit) => {
+    const updated = await new PlaylistRepository(tx).update(id, patch, ctx.clock.now());
+    if (updated) playlistChanged(emit, id);
+    return updated;
+  });
+}
+
+/** False when there is no such playlist; the devices that had it are left without one. */
+export function deletePlaylist(ctx: ServiceContext, id: string): Promise<boolean> {
+  // The foreign key clears the devices' playlist_id, so who had it is asked first. The lock
+  // keeps a device from being given the playlist between that question and the delete.
+  return ctx.events.transaction(async (tx, emit) => {
+    const repository = new PlaylistRepository(tx);
+    if (!(await repository.lockForDelete(id))) return false;
+    const had = await new DeviceRepository(tx).tagsWithPlaylist(id);
+    await repository.delete(id);
+    for (const tag of had) emit({ type: 'device.changed', device_tag: tag }, [rooms.device(tag)]);
+    playlistChanged(emit, id);
+    return true;
+  });
+}

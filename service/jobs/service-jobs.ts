@@ -1,0 +1,24 @@
+import { sweepPresence } from '../actions/devices';
+import type { ServiceContext } from '../context';
+import { Jobs, every } from './jobs';
+import { pruneStore, RETENTION_INTERVAL_MS } from './retention';
+import { ScriptJob } from './scripts';
+
+/** How often silent devices are swept: three times per grace period, at most once a second. */
+export function sweepIntervalMs(offlineAfterSeconds: number): number {
+  return Math.max(1, offlineAfterSeconds / 3) * 1000;
+}
+
+/** The jobs others talk to have a name here. */
+export type ServiceJobs = Jobs & { readonly scripts: ScriptJob };
+
+/** Every background job of the service, in the order they start. */
+export function serviceJobs(ctx: ServiceContext): ServiceJobs {
+  const jobs = new Jobs();
+  // A device is seen offline at most a third of its grace period late.
+  jobs.add(
+    every(ctx, 'presence sweep', sweepIntervalMs(ctx.config.offlineAfterSeconds), () => sweepPresence(ctx)),
+  );
+  jobs.add(every(ctx, 'pruning the store', RETENTION_INTERVAL_MS, () => pruneStore(ctx)));
+  return Object.assign(jobs, { scripts: jobs.add(new ScriptJob(ctx)) });
+}
