@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
@@ -10,6 +11,9 @@ export default defineConfig({
           name: 'node',
           include: ['src/**/*.test.ts', 'service/**/*.test.ts', 'tools/**/*.test.ts', '*.test.ts'],
           environment: 'node',
+          // No Electron runtime here: its module is a stand-in, also inside electron-store.
+          alias: { electron: fileURLToPath(new URL('src/main/testing/electron-module.ts', import.meta.url)) },
+          server: { deps: { inline: ['electron-store'] } },
           // Service test files start the real service, some in processes of their own (seconds on a busy machine).
           hookTimeout: 60_000,
           testTimeout: 30_000,

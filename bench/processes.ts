@@ -11,6 +11,26 @@ export function spawnFloor(): Promise<ServiceProcess> {
   return spawnListening(['--import', 'tsx', 'bench/service-floor.ts', '--port', '0'], {}, 'the floor');
 }
 
+/** One request to the service (or the floor) with a token; a refusal throws with its body. */
+export async function apiRequest<T>(
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return (response.status === 204 ? undefined : await response.json()) as T;
+}
+
 /** Asks GET /health until it answers 200; returns the milliseconds from `since` (performance.now()). */
 export async function untilHealthy(url: string, since: number, timeoutMs = 60_000): Promise<number> {
   const deadline = performance.now() + timeoutMs;

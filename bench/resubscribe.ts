@@ -20,6 +20,7 @@ import { openStore } from '../service/db/open';
 import { rooms } from '../service/realtime/rooms';
 import { roomsOfDevice, roomsOfDevices } from '../service/realtime/subscriptions';
 import { connected, openAudience, type BenchSocket } from './fanout';
+import { apiRequest } from './processes';
 import { formatMs, quantile, table } from './stats';
 
 const { values } = parseArgs({
@@ -60,18 +61,8 @@ const app = await buildApp({ db });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${TOKEN}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
+const request = <T>(method: string, path: string, body?: unknown) =>
+  apiRequest<T>(base, TOKEN, method, path, body);
 
 // Two boards, each with a widget of its own flow; one playlist; N devices playing it.
 const boards: string[] = [];

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnService, type ServiceProcess } from '../service/service-process';
 import { connected, measureFanout, openAudience, type Fanout } from './fanout';
-import { spawnFloor, treeRssMb, untilHealthy } from './processes';
+import { apiRequest, spawnFloor, treeRssMb, untilHealthy } from './processes';
 import { formatMs, quantile, table, throughput } from './stats';
 
 const { values } = parseArgs({
@@ -40,18 +40,8 @@ const TODAY = { date: '2026-11-23', notifications: 786, metricWrites: 1157 };
 const TARGETS = { rateOfFloor: 0.4, rateOfToday: 5, idleRssOfFloor: 2, startOfFloor: 3, fanoutP99Ms: 100 };
 
 /** The same request, with the same headers, to the service and to the floor. */
-async function request<T>(base: string, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${TOKEN}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return (response.status === 204 ? undefined : await response.json()) as T;
-}
+const request = <T>(base: string, method: string, path: string, body?: unknown) =>
+  apiRequest<T>(base, TOKEN, method, path, body);
 
 interface Figures {
   startMs: number;

@@ -1,16 +1,9 @@
 import type {} from '../renderer/src/bridge';
 import type { PlayerState } from '../src/shared/bridge';
 import { expect, test } from './fixtures';
+import { emptyPlayerState } from '../src/shared/testing/bridge-fixtures';
 
-const waitingState: PlayerState = {
-  device: { tag: 'lobby-screen', name: 'Lobby' },
-  online: true,
-  stale: false,
-  last_sync: null,
-  playlist: null,
-  boards: {},
-  media: {},
-};
+const waitingState: PlayerState = emptyPlayerState('lobby-screen');
 
 test('without a bridge the player says no agent is connected', async ({ page, renderer }) => {
   await page.goto(renderer.url);

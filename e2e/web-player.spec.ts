@@ -6,18 +6,11 @@ import type { BridgeHost } from '../src/agent/bridge-host';
 import type { BridgeMessage, PlayerState, RendererLog, ShowingReport } from '../src/shared/bridge';
 import { startWebPlayerServer, type WebPlayerServer } from '../src/web-player/web-player-server';
 import { expect, test } from './fixtures';
+import { emptyPlayerState } from '../src/shared/testing/bridge-fixtures';
 
 const RENDERER_DIST = fileURLToPath(new URL('../dist/renderer', import.meta.url));
 
-const lobby: PlayerState = {
-  device: { tag: 'lobby-screen', name: 'Lobby' },
-  online: true,
-  stale: false,
-  last_sync: null,
-  playlist: null,
-  boards: {},
-  media: {},
-};
+const lobby: PlayerState = emptyPlayerState('lobby-screen');
 
 /** The device agent, as far as the web player sees it. */
 class FakeHost implements BridgeHost {

@@ -49,6 +49,8 @@ export async function buildBundles(outDir = join(ROOT, 'dist')): Promise<BundleR
       target: CHROME_TARGET,
       // A sandboxed preload may require only 'electron' (and a few polyfilled modules).
       external: ['electron'],
+      // It carries zod to check what main sends, and is parsed again at every load of the page.
+      minify: true,
     }),
   ]);
   return { main, preload };

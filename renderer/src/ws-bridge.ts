@@ -1,14 +1,13 @@
-import type { BridgeMessage, PlayerState, Unsubscribe, WallboardBridge } from '../../src/shared/bridge';
+import type { AskMethod, TellMethod, Unsubscribe, WallboardBridge } from '../../src/shared/bridge';
+import { bridgeClient, type BridgeTransport } from '../../src/shared/bridge-client';
 import { describeIssues } from '../../src/shared/issues';
-import { agentFrameSchema, type RendererFrame } from '../../src/shared/web-bridge-protocol';
-import { dropBadItems, isRecord } from './player/sanitize-state';
+import { agentFrameSchema, type CallFrame } from '../../src/shared/web-bridge-protocol';
 
 const REQUEST_TIMEOUT_MS = 10_000;
 const RETRY_FIRST_MS = 1_000;
 const RETRY_MAX_MS = 30_000;
 /** Reports and logs kept while the agent is away; older ones are dropped first. */
 const MAX_QUEUED_FRAMES = 100;
-const MAX_LOG_MESSAGE = 4096;
 
 /** The bridge contract over a WebSocket, plus what the page needs to know about the connection. */
 export interface WebSocketBridge extends WallboardBridge {
@@ -17,7 +16,8 @@ export interface WebSocketBridge extends WallboardBridge {
 }
 
 interface PendingRequest {
-  resolve(state: PlayerState): void;
+  frame: CallFrame;
+  resolve(answer: unknown): void;
   reject(error: Error): void;
   timer: ReturnType<typeof setTimeout>;
 }
@@ -38,55 +38,50 @@ function callEach<T>(listeners: Set<(value: T) => void>, value: T): void {
   }
 }
 
-/**
- * A frame's player state with its bad playlist items taken out (each logged), before the frame
- * is checked: one bad item costs that item, not the whole state, as on Electron's path.
- */
-function salvageStates(frame: unknown, warn: (message: string) => void): unknown {
-  if (!isRecord(frame)) return frame;
-  if (frame.kind === 'state-response') return { ...frame, state: dropBadItems(frame.state, warn) };
-  const message = frame.message;
-  if (frame.kind === 'message' && isRecord(message) && message.kind === 'state') {
-    return { ...frame, message: { ...message, state: dropBadItems(message.state, warn) } };
-  }
-  return frame;
+/** A call frame of the contract, from a method and the arguments the page gave it. */
+function callFrame(method: AskMethod | TellMethod, args: unknown[], requestId?: number): CallFrame {
+  // The agent checks every frame against the contract, so a wrong argument is refused there.
+  return {
+    method,
+    ...(requestId === undefined ? {} : { request_id: requestId }),
+    ...(args.length > 0 ? { request: args[0] } : {}),
+  } as CallFrame;
 }
 
 /**
- * The web player's bridge: the same contract as the Electron preload, carried over a WebSocket
- * to the agent's web player server. It reconnects by itself and, after a reconnection, pushes a
- * fresh state, since messages sent while it was away are lost.
+ * The web player's bridge: the same contract as the Electron preload (the same client, checking
+ * what enters the page), carried over a WebSocket to the agent's web player server. It reconnects
+ * by itself and, after a reconnection, pushes a fresh state, since messages sent while it was
+ * away are lost.
  */
 export function connectWebSocketBridge(url: string): WebSocketBridge {
-  const listeners = new Set<(message: BridgeMessage) => void>();
+  const messageListeners = new Set<(message: unknown) => void>();
   const connectionListeners = new Set<(connected: boolean) => void>();
   const pending = new Map<number, PendingRequest>();
-  const queue: RendererFrame[] = [];
+  const queue: CallFrame[] = [];
   let nextRequestId = 1;
   let socket: WebSocket | null = null;
   let failedAttempts = 0;
   let everConnected = false;
 
-  const trySend = (frame: RendererFrame): boolean => {
+  const trySend = (frame: CallFrame): boolean => {
     if (socket?.readyState !== WebSocket.OPEN) return false;
     socket.send(JSON.stringify(frame));
     return true;
   };
 
-  const enqueue = (frame: RendererFrame): void => {
+  const enqueue = (frame: CallFrame): void => {
     if (trySend(frame)) return;
     // Only what is on screen now matters to the agent, not what was while it was away.
-    if (frame.kind === 'report-showing') {
-      const stale = queue.findIndex((queued) => queued.kind === 'report-showing');
+    if (frame.method === 'reportShowing') {
+      const stale = queue.findIndex((queued) => queued.method === 'reportShowing');
       if (stale >= 0) queue.splice(stale, 1);
     }
     queue.push(frame);
     if (queue.length > MAX_QUEUED_FRAMES) queue.shift();
   };
 
-  const warn = (message: string): void => {
-    enqueue({ kind: 'log', entry: { level: 'warn', message: message.slice(0, MAX_LOG_MESSAGE) } });
-  };
+  const warn = (message: string): void => enqueue(callFrame('log', [{ level: 'warn', message }]));
 
   const receive = (data: unknown): void => {
     let json: unknown;
@@ -96,37 +91,46 @@ export function connectWebSocketBridge(url: string): WebSocketBridge {
       warn('ignored a bridge frame from the agent that is not JSON');
       return;
     }
-    const parsed = agentFrameSchema.safeParse(salvageStates(json, warn));
+    const parsed = agentFrameSchema.safeParse(json);
     if (!parsed.success) {
       warn(`ignored an invalid bridge frame from the agent: ${describeIssues(parsed.error)}`);
       return;
     }
     const frame = parsed.data;
     if (frame.kind === 'message') {
-      callEach(listeners, frame.message);
+      callEach(messageListeners, frame.message);
       return;
     }
     const request = pending.get(frame.request_id);
     if (!request) return; // answered already, on an earlier socket, or given up on
     pending.delete(frame.request_id);
     clearTimeout(request.timer);
-    request.resolve(frame.state);
+    request.resolve(frame.answer);
   };
 
-  const getState = (): Promise<PlayerState> =>
-    new Promise((resolve, reject) => {
-      const requestId = nextRequestId++;
-      const timer = setTimeout(() => {
-        pending.delete(requestId);
-        reject(new Error(`the device agent did not answer within ${REQUEST_TIMEOUT_MS / 1000} s`));
-      }, REQUEST_TIMEOUT_MS);
-      pending.set(requestId, { resolve, reject, timer });
-      trySend({ kind: 'get-state', request_id: requestId });
-    });
+  const transport: BridgeTransport = {
+    ask: (method, args) =>
+      new Promise((resolve, reject) => {
+        const requestId = nextRequestId++;
+        const frame = callFrame(method, args, requestId);
+        const timer = setTimeout(() => {
+          pending.delete(requestId);
+          reject(new Error(`the device agent did not answer within ${REQUEST_TIMEOUT_MS / 1000} s`));
+        }, REQUEST_TIMEOUT_MS);
+        pending.set(requestId, { frame, resolve, reject, timer });
+        trySend(frame);
+      }),
+    tell: (method, args) => enqueue(callFrame(method, args)),
+    subscribe(listener) {
+      messageListeners.add(listener);
+      return () => void messageListeners.delete(listener);
+    },
+  };
 
+  // Checked by the client like any state message from the agent.
   const catchUp = (): void => {
-    getState().then(
-      (state) => callEach(listeners, { kind: 'state', state }),
+    transport.ask('getState', []).then(
+      (state) => callEach(messageListeners, { kind: 'state', state }),
       (error: unknown) => warn(`could not catch up after reconnecting: ${String(error)}`),
     );
   };
@@ -139,7 +143,7 @@ export function connectWebSocketBridge(url: string): WebSocketBridge {
       everConnected = true;
       failedAttempts = 0;
       // Requests sent on a socket that died were lost with it; asking twice is harmless.
-      for (const requestId of pending.keys()) trySend({ kind: 'get-state', request_id: requestId });
+      for (const request of pending.values()) trySend(request.frame);
       for (const frame of queue.splice(0)) trySend(frame);
       callEach(connectionListeners, true);
       if (reconnected) catchUp();
@@ -157,18 +161,7 @@ export function connectWebSocketBridge(url: string): WebSocketBridge {
   connect();
 
   return {
-    getState,
-    onMessage(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-    reportShowing(report) {
-      enqueue({ kind: 'report-showing', report });
-    },
-    log(entry) {
-      // The agent refuses longer entries whole; a cut one still says what went wrong.
-      enqueue({ kind: 'log', entry: { ...entry, message: entry.message.slice(0, MAX_LOG_MESSAGE) } });
-    },
+    ...bridgeClient(transport),
     onConnectionChange(listener) {
       connectionListeners.add(listener);
       return () => void connectionListeners.delete(listener);

@@ -3,7 +3,7 @@ import type { BoardImport } from '../../src/shared/board-export';
 import type { Flow } from '../../src/shared/flow';
 import { toFieldIssues, type FieldIssue } from '../../src/shared/issues';
 import { parseMetrics } from '../../src/shared/metrics';
-import { placementProblem } from '../../src/shared/widget';
+import { placementOf, placementProblem } from '../../src/shared/widget';
 import { DEFAULT_CHANNEL_ID } from '../bootstrap';
 import type { ServiceContext } from '../context';
 import { conflict, DomainError, invalid, notFound } from '../domain/errors';
@@ -161,12 +161,7 @@ export async function importBoard(ctx: ServiceContext, input: BoardImport): Prom
         variant: widget.variant,
         board_id: board.id,
         flow_id: flow.id,
-        column: widget.column,
-        row: widget.row,
-        width: widget.width,
-        height: widget.height,
-        in_board_index: widget.in_board_index,
-        background: widget.background,
+        ...placementOf(widget),
       });
     }
     return board.id;

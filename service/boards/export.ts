@@ -1,5 +1,6 @@
 import type { Board } from '../../src/shared/board';
 import type { BoardExport } from '../../src/shared/board-export';
+import { placementOf } from '../../src/shared/widget';
 import type { Queryable } from '../db/database';
 import { BoardRepository } from '../repositories/boards';
 import { WidgetRepository } from '../repositories/widgets';
@@ -20,12 +21,7 @@ export async function buildExport(db: Queryable, boardId: string): Promise<Board
     widgets: widgets.map((widget) => ({
       flow: { tag: widget.flow.tag, data: widget.flow.data, errored: widget.flow.errored },
       variant: widget.variant,
-      column: widget.column,
-      row: widget.row,
-      width: widget.width,
-      height: widget.height,
-      in_board_index: widget.in_board_index,
-      background: widget.background,
+      ...placementOf(widget),
     })),
   };
 }

@@ -1,6 +1,6 @@
 import type { MetricsData } from '../../src/shared/metrics';
 import type { Variant } from '../../src/shared/variants';
-import type { Widget } from '../../src/shared/widget';
+import { placementOf, type Widget } from '../../src/shared/widget';
 import type { Queryable } from '../db/database';
 import { flag, fromJson } from '../db/dialect';
 import { newId } from '../ids';
@@ -135,14 +135,7 @@ export class WidgetRepository {
   async replace(widget: Widget): Promise<Widget | null> {
     const row = await this.db.kysely
       .updateTable('widgets')
-      .set({
-        column: widget.column,
-        row: widget.row,
-        width: widget.width,
-        height: widget.height,
-        in_board_index: widget.in_board_index,
-        background: widget.background,
-      })
+      .set(placementOf(widget))
       .where('board_id', '=', widget.board_id)
       .where('id', '=', widget.id)
       .returning(COLUMNS)

@@ -4,13 +4,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { spawnService, type ServiceProcess } from '../../service/service-process';
 import type { BridgeMessage } from '../shared/bridge';
 import type { DeviceAgent } from './agent';
 import type { AgentConfig } from './config';
 import { createNodeAgent } from './node-agent';
-import { fixedSystem, recordingLogger } from './testing/fakes';
+import { fixedSystem, recordingLogger, SkippableClock } from './testing/fakes';
 
 const ADMIN = 'agent-integration-admin-token-01';
 let dir: string;
@@ -48,6 +48,7 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<T> 
 function startAgent(
   tag: string,
   dataDir = join(dir, tag),
+  clock?: SkippableClock,
 ): { agent: DeviceAgent; messages: BridgeMessage[] } {
   const config: AgentConfig = {
     server: `http://127.0.0.1:${port}`,
@@ -65,6 +66,7 @@ function startAgent(
     appVersion: 'test',
     log: recordingLogger(),
     system: fixedSystem,
+    clock,
   });
   const messages: BridgeMessage[] = [];
   agent.onMessage((message) => messages.push(message));
@@ -72,19 +74,8 @@ function startAgent(
   return { agent, messages };
 }
 
-async function until<T>(
-  what: string,
-  probe: () => T | Promise<T>,
-  timeoutMs = 15_000,
-): Promise<NonNullable<T>> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** Waits on real time for what the service and the agent do between them. */
+const wait = (timeout = 15_000) => ({ timeout, interval: 50 });
 
 /** A board with one value widget and a playlist showing it. */
 async function boardAndPlaylist(name: string): Promise<{ boardId: string; playlistId: string }> {
@@ -124,13 +115,11 @@ describe('the agent against the real service', () => {
   it('registers, shows online with a recent last_seen_date, and goes offline on quit', async () => {
     const { agent } = startAgent('lobby');
     await agent.start();
-    const device = await until('the device online', async () => {
-      const found = await api<{ online: boolean; last_seen_date: string | null }>(
-        'GET',
-        '/devices/lobby',
-      ).catch(() => null);
-      return found?.online ? found : null;
-    });
+    const device = await vi.waitFor(async () => {
+      const found = await api<{ online: boolean; last_seen_date: string | null }>('GET', '/devices/lobby');
+      expect(found.online).toBe(true);
+      return found;
+    }, wait());
     expect(Date.now() - Date.parse(device.last_seen_date ?? '')).toBeLessThan(10_000);
     expect(await api('GET', '/devices/lobby/status')).toMatchObject({
       app_version: 'test',
@@ -154,16 +143,15 @@ describe('the agent against the real service', () => {
     );
     child.unref();
     // A cold start of its own process (TypeScript compiled on the fly), maybe on a busy machine.
-    await until(
-      'the device online',
-      async () => (await api<{ online: boolean }>('GET', '/devices/killed').catch(() => null))?.online,
-      60_000,
+    await vi.waitFor(
+      async () => expect((await api<{ online: boolean }>('GET', '/devices/killed')).online).toBe(true),
+      wait(60_000),
     );
     child.kill('SIGKILL');
     const killedAt = Date.now();
-    await until(
-      'the device offline',
-      async () => !(await api<{ online: boolean }>('GET', '/devices/killed')).online,
+    await vi.waitFor(
+      async () => expect((await api<{ online: boolean }>('GET', '/devices/killed')).online).toBe(false),
+      wait(),
     );
     // The grace period is 3 s here (--offline-after 3); heartbeats came every 5 s.
     expect(Date.now() - killedAt).toBeLessThan(15_000);
@@ -172,11 +160,11 @@ describe('the agent against the real service', () => {
   it('hears of a new playlist within a second', async () => {
     const { agent } = startAgent('hall');
     await agent.start();
-    await until('the agent online', () => agent.getState().online);
+    await vi.waitFor(() => expect(agent.getState().online).toBe(true), wait());
     const { playlistId, boardId } = await boardAndPlaylist('hall');
     const changed = Date.now();
     await api('PATCH', '/devices/hall', { playlist_id: playlistId });
-    await until('the new playlist', () => agent.getState().playlist?.id === playlistId, 5000);
+    await vi.waitFor(() => expect(agent.getState().playlist?.id).toBe(playlistId), wait(5000));
     expect(Date.now() - changed).toBeLessThan(1000);
     expect(Object.keys(agent.getState().boards)).toEqual([boardId]);
   }, 60_000);
@@ -184,13 +172,15 @@ describe('the agent against the real service', () => {
   it('keeps its state through a 30 s outage and catches up within 10 s, missing no notification', async () => {
     const { playlistId } = await boardAndPlaylist('outage');
     await api('POST', '/devices', { tag: 'outage', playlist_id: playlistId });
-    const { agent, messages } = startAgent('outage');
+    const clock = new SkippableClock();
+    const { agent, messages } = startAgent('outage', join(dir, 'outage'), clock);
     await agent.start();
-    await until('the playlist', () => agent.getState().playlist?.id === playlistId);
+    await vi.waitFor(() => expect(agent.getState().playlist?.id).toBe(playlistId), wait());
 
     await service?.stop('SIGKILL');
-    await until('the agent to notice', () => !agent.getState().online);
-    await new Promise((resolve) => setTimeout(resolve, 30_000));
+    await vi.waitFor(() => expect(agent.getState().online).toBe(false), wait());
+    // 30 s of the agent's time (failed heartbeats, saves) pass at once; the socket keeps trying on real time.
+    await clock.skip(30_000);
     expect(agent.getState()).toMatchObject({ stale: true, playlist: { id: playlistId } });
 
     await startService();
@@ -198,23 +188,31 @@ describe('the agent against the real service', () => {
     // Posted at once, most likely before the agent is back: it must arrive by replay.
     await api('POST', '/flows/outage-cpu/notifications', { title: 'While away', message: 'replayed' });
     await api('PUT', '/flows/outage-cpu/metrics', { value: 99 });
-    await until(
-      'the notification',
-      () => messages.some((m) => m.kind === 'notification' && m.notification.title === 'While away'),
-      10_000,
+    await vi.waitFor(
+      () =>
+        expect(messages).toContainEqual(
+          expect.objectContaining({
+            kind: 'notification',
+            notification: expect.objectContaining({ title: 'While away' }),
+          }),
+        ),
+      wait(10_000),
     );
-    await until('fresh data', () => agent.getState().online && !agent.getState().stale, 10_000);
+    await vi.waitFor(
+      () => expect(agent.getState()).toMatchObject({ online: true, stale: false }),
+      wait(10_000),
+    );
     expect(Date.now() - back).toBeLessThan(10_000);
     const widget = Object.values(agent.getState().boards)[0]?.widgets[0];
     expect(widget?.flow.data).toEqual({ value: 99 });
-  }, 90_000);
+  }, 60_000);
 
   it('plays from its cache when started while the service is down', async () => {
     const { playlistId } = await boardAndPlaylist('cached');
     await api('POST', '/devices', { tag: 'cached', playlist_id: playlistId });
     const first = startAgent('cached');
     await first.agent.start();
-    await until('the playlist', () => first.agent.getState().playlist?.id === playlistId);
+    await vi.waitFor(() => expect(first.agent.getState().playlist?.id).toBe(playlistId), wait());
     await first.agent.stop();
     await service?.stop('SIGKILL');
 

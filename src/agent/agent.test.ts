@@ -1,10 +1,18 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { playerStateSchema, type BridgeMessage } from '../shared/bridge';
 import type { HelloAck } from '../shared/events';
-import { DeviceAgent, type MediaStore } from './agent';
+import { DeviceAgent } from './agent';
+import type { MediaStore } from './ports';
 import type { AgentConfig } from './config';
 import { FakeService, sampleBoard, samplePlaylist } from './testing/fake-service';
-import { FakeClock, FakeSocket, fixedSystem, MemoryStore, recordingLogger } from './testing/fakes';
+import {
+  FakeClock,
+  FakeSocket,
+  fixedSystem,
+  MemoryStore,
+  notificationWithSound,
+  recordingLogger,
+} from './testing/fakes';
 
 const config: AgentConfig = {
   server: 'http://service.test',
@@ -292,18 +300,9 @@ describe('catching up', () => {
 });
 
 describe('notification sounds', () => {
-  const notification = (id: string, sound: string | null) => ({
-    id,
-    channel_id: 'ch_default',
-    title: id,
-    message: 'm',
-    icon: null,
-    duration: 10,
-    sound_url: sound,
-    created_at: '2026-11-21T08:00:00.000Z',
-  });
+  const notification = notificationWithSound;
 
-  it("caches a notification's own sound before showing it, keeping the order of arrival", async () => {
+  it("caches a notification's own sound and delivers it with the notification, in the order of arrival", async () => {
     service.addDevice('lobby');
     const cached = new Set<string>();
     let finish: () => void = () => undefined;
@@ -323,23 +322,30 @@ describe('notification sounds', () => {
     await agent.start();
     socket.fire('connect');
     await clock.advance(0);
+    const before = messages.length;
     socket.push({
       id: 11,
       type: 'notification.created',
       notification: notification('first', 'https://x.test/a.mp3'),
     });
-    socket.push({ id: 12, type: 'notification.created', notification: notification('second', null) });
+    socket.push({ id: 12, type: 'notification.created', notification: notification('second', 'default') });
     await clock.advance(0);
-    expect(messages.filter((m) => m.kind === 'notification')).toEqual([]);
+    expect(messages.slice(before)).toEqual([]);
     finish();
     await clock.advance(0);
-    const kinds = messages.map((m) => (m.kind === 'notification' ? m.notification.title : m.kind)).slice(-3);
-    expect(kinds).toEqual(['state', 'first', 'second']);
-    expect(agent.getState().media['https://x.test/a.mp3']).toBe('/media/abc.mp3');
+    // No state goes before them: the renderer needs none to play the sound.
+    expect(
+      messages
+        .slice(before)
+        .map((m) => (m.kind === 'notification' ? [m.notification.title, m.sound] : m.kind)),
+    ).toEqual([
+      ['first', { kind: 'cached', url: '/media/abc.mp3' }],
+      ['second', { kind: 'default' }],
+    ]);
     await agent.stop();
   });
 
-  it('shows the notification with the default sound when its own is not cached in time', async () => {
+  it('delivers the notification with the default sound when its own is not cached in time', async () => {
     service.addDevice('lobby');
     const agent = makeAgent({ ...noMedia, ensure: () => new Promise(() => undefined) });
     await agent.start();
@@ -350,8 +356,16 @@ describe('notification sounds', () => {
       type: 'notification.created',
       notification: notification('slow', 'https://x.test/b.mp3'),
     });
-    await clock.advance(5000);
-    expect(messages.some((m) => m.kind === 'notification' && m.notification.title === 'slow')).toBe(true);
+    await clock.advance(4999);
+    expect(messages.some((m) => m.kind === 'notification')).toBe(false);
+    await clock.advance(1);
+    expect(messages.filter((m) => m.kind === 'notification')).toEqual([
+      {
+        kind: 'notification',
+        notification: notification('slow', 'https://x.test/b.mp3'),
+        sound: { kind: 'default' },
+      },
+    ]);
     expect(log.lines.some((l) => l.includes('plays the default sound'))).toBe(true);
     await agent.stop();
   });

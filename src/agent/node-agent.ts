@@ -7,7 +7,7 @@ import { FileStore } from './file-store';
 import { MediaCache } from './media-cache';
 import { connectSocketIo, nodeSystemInfo, realClock } from './node-edges';
 import { NodeCacheFiles } from './node-cache-files';
-import type { Fetch, Logger, SystemInfo } from './ports';
+import type { Clock, Fetch, Logger, SystemInfo } from './ports';
 
 /** Where a device keeps its state: `$XDG_DATA_HOME/wallboard`, else `~/.local/share/wallboard`. */
 export function defaultDataDir(env: Record<string, string | undefined> = process.env): string {
@@ -43,11 +43,14 @@ export interface NodeAgentOptions {
   log: Logger;
   fetch?: Fetch;
   system?: SystemInfo;
+  /** The agent's time; tests skip its waiting. */
+  clock?: Clock;
 }
 
 /** A device agent with the real edges of a Node process: the one factory Electron and the web player share. */
 export function createNodeAgent(options: NodeAgentOptions): { agent: DeviceAgent; media: MediaCache } {
   const fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
+  const clock = options.clock ?? realClock;
   const store = new FileStore(join(options.dataDir, 'state'), (key, reason) =>
     options.log.warn(`the stored ${key} was damaged (${reason}); using the last good copy`),
   );
@@ -55,7 +58,7 @@ export function createNodeAgent(options: NodeAgentOptions): { agent: DeviceAgent
     files: new NodeCacheFiles(options.config.cacheDir),
     fetch,
     store,
-    clock: realClock,
+    clock,
     log: options.log,
     limitBytes: options.config.cacheLimitBytes,
   });
@@ -63,7 +66,7 @@ export function createNodeAgent(options: NodeAgentOptions): { agent: DeviceAgent
     {
       fetch,
       connectRealtime: connectSocketIo,
-      clock: realClock,
+      clock,
       store,
       system: options.system ?? nodeSystemInfo,
       media,

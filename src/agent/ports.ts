@@ -80,3 +80,15 @@ export interface CacheFiles {
   /** Names of the files in the cache, with their sizes. */
   list(): Promise<{ name: string; bytes: number }[]>;
 }
+
+/** What the agent needs of the media cache (media-cache.ts). */
+export interface MediaStore {
+  load(): Promise<void>;
+  /** The cache file name of `url`, downloading it first if needed. */
+  ensure(url: string): Promise<string>;
+  has(url: string): boolean;
+  nameOf(url: string): string;
+  usage(): { bytes: number; items: number };
+  /** Writes what is only in memory (last use times) before the process ends. */
+  flush(): Promise<void>;
+}

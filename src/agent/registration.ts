@@ -36,3 +36,10 @@ export async function ensureRegistered(
   if (stored?.id !== identity.id || stored.tag !== identity.tag) await store.write(IDENTITY_KEY, identity);
   return identity;
 }
+
+/** The service does not know this device (any more): it must register again. */
+export class UnknownDeviceError extends Error {
+  constructor(tag: string) {
+    super(`the service does not know device "${tag}"`);
+  }
+}

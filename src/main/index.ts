@@ -2,6 +2,20 @@
 import * as electron from 'electron';
 import { startShell } from './shell';
 
+// Electron quits gracefully on these signals by itself, but electron-store's `atomically` hooks
+// them as soon as it is loaded (when-exit) and, once its cleanup has run, raises the signal again.
+// A handler of ours keeps both from ending the process: the first signal starts Electron's quit
+// (before-quit stops the agent, which tells the service the screen goes offline); the rest,
+// when-exit's own included, are ignored, so they cannot cut that stop short.
+let quitting = false;
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    if (quitting) return;
+    quitting = true;
+    electron.app.quit();
+  });
+}
+
 startShell(electron, {
   argv: process.argv,
   env: process.env,

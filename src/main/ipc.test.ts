@@ -1,18 +1,17 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { BridgeHost } from '../agent/bridge-host';
-import { BRIDGE_CHANNELS, type BridgeMessage, type PlayerState } from '../shared/bridge';
+import {
+  BRIDGE_CHANNELS,
+  bridgeMethods,
+  isAskMethod,
+  type BridgeMessage,
+  type PlayerState,
+} from '../shared/bridge';
 import { wireBridge, type BridgeWindow } from './ipc';
 import { FakeIpcMain, FakeWebContents } from './testing/fake-electron';
+import { emptyPlayerState } from '../shared/testing/bridge-fixtures';
 
-const STATE: PlayerState = {
-  device: { tag: 'screen-1', name: 'Lobby' },
-  online: true,
-  stale: false,
-  last_sync: null,
-  playlist: null,
-  boards: {},
-  media: {},
-};
+const STATE: PlayerState = emptyPlayerState('screen-1');
 
 function setup() {
   const ipcMain = new FakeIpcMain();
@@ -60,6 +59,21 @@ beforeEach(() => {
 });
 
 describe('the bridge over IPC', () => {
+  it('wires a channel per method of the contract: a handler for an answer, a listener for the others', () => {
+    expect([...t.ipcMain.handlers.keys()]).toEqual(
+      bridgeMethods.filter(isAskMethod).map((m) => BRIDGE_CHANNELS[m]),
+    );
+    expect([...t.ipcMain.listeners.keys()]).toEqual(
+      bridgeMethods.filter((m) => !isAskMethod(m)).map((m) => BRIDGE_CHANNELS[m]),
+    );
+    expect(Object.values(BRIDGE_CHANNELS)).toEqual([
+      'wallboard:get-state',
+      'wallboard:report-showing',
+      'wallboard:log',
+      'wallboard:message',
+    ]);
+  });
+
   it('answers getState and forwards valid reports and logs from our page', async () => {
     await expect(t.ipcMain.invoke(BRIDGE_CHANNELS.getState, t.trusted)).resolves.toEqual(STATE);
     t.ipcMain.send(BRIDGE_CHANNELS.reportShowing, t.trusted, { showing: 'board:b1' });
@@ -93,7 +107,7 @@ describe('the bridge over IPC', () => {
     expect(t.warnings[3]).toMatch(/outside app:\/\/wallboard/);
   });
 
-  it('refuses payloads that break the contract', () => {
+  it('refuses payloads that break the contract', async () => {
     for (const payload of [
       undefined,
       'board:b1',
@@ -110,10 +124,14 @@ describe('the bridge over IPC', () => {
     ]) {
       t.ipcMain.send(BRIDGE_CHANNELS.log, t.trusted, payload);
     }
+    // getState takes nothing.
+    await expect(t.ipcMain.invoke(BRIDGE_CHANNELS.getState, t.trusted, { tag: 'other' })).rejects.toThrow(
+      'refused',
+    );
     expect(t.host.showing).toEqual([]);
     expect(t.host.logs).toEqual([]);
     expect(t.changes).toEqual([]);
-    expect(t.warnings).toHaveLength(8);
+    expect(t.warnings).toHaveLength(9);
     expect(t.warnings.every((w) => w.startsWith('refused an invalid payload'))).toBe(true);
   });
 

@@ -1,13 +1,14 @@
 import type { IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'electron';
-import type { z } from 'zod';
-import type { BridgeHost } from '../agent/bridge-host';
+import { callHost, type BridgeHost } from '../agent/bridge-host';
 import type { Logger } from '../agent/ports';
 import {
   BRIDGE_CHANNELS,
-  rendererLogSchema,
-  showingReportSchema,
-  type BridgeMessage,
-  type PlayerState,
+  bridgeMethods,
+  isAskMethod,
+  parseRequest,
+  type BridgeMethod,
+  type BridgeRequest,
+  type ShowingReport,
 } from '../shared/bridge';
 import { describeIssues } from '../shared/issues';
 import { APP_ORIGIN } from './protocols';
@@ -21,12 +22,14 @@ export interface BridgeWindow {
   webContents: Pick<WebContents, 'send' | 'isDestroyed'> & { mainFrame: Frame };
 }
 
+type Listener = (event: IpcMainEvent, payload: unknown) => void;
+
 /** What the bridge uses of ipcMain (the real one, or a test's). */
 export interface IpcMainLike {
-  handle(channel: string, handler: (event: IpcMainInvokeEvent) => unknown): void;
+  handle(channel: string, handler: (event: IpcMainInvokeEvent, payload: unknown) => unknown): void;
   removeHandler(channel: string): void;
-  on(channel: string, listener: (event: IpcMainEvent, payload: unknown) => void): unknown;
-  removeListener(channel: string, listener: (event: IpcMainEvent, payload: unknown) => void): unknown;
+  on(channel: string, listener: Listener): unknown;
+  removeListener(channel: string, listener: Listener): unknown;
 }
 
 export interface BridgeOptions {
@@ -55,7 +58,11 @@ export function refusalOf(event: SenderEvent, window: BridgeWindow): string | nu
   return null;
 }
 
-/** Carries the bridge contract over IPC; returns a function that unwires it. */
+/**
+ * Carries the bridge contract over IPC, a handler per method of its table (invoke for a method
+ * the renderer waits on, send for the others); returns a function that unwires it. Every call is
+ * checked here, where it enters main: its sender, then its request against the contract.
+ */
 export function wireBridge(options: BridgeOptions): () => void {
   const { ipcMain, window, host, log, onShowingChanged } = options;
   let showing: string | null = null;
@@ -67,46 +74,56 @@ export function wireBridge(options: BridgeOptions): () => void {
     return false;
   };
 
-  const validated = <T>(schema: z.ZodType<T>, payload: unknown, channel: string): T | null => {
-    const parsed = schema.safeParse(payload);
-    if (parsed.success) return parsed.data;
+  /** The call's request, if it may go through: from our page, and fitting the contract. */
+  const admit = <M extends BridgeMethod>(
+    method: M,
+    event: SenderEvent,
+    payload: unknown,
+  ): { request: BridgeRequest<M> } | null => {
+    const channel = BRIDGE_CHANNELS[method];
+    if (!accept(event, channel)) return null;
+    const parsed = parseRequest(method, payload);
+    if (parsed.success) return { request: parsed.data };
     log.warn(`refused an invalid payload on ${channel}: ${describeIssues(parsed.error)}`);
     return null;
   };
 
-  ipcMain.handle(BRIDGE_CHANNELS.getState, (event: IpcMainInvokeEvent): PlayerState => {
-    if (!accept(event, BRIDGE_CHANNELS.getState)) throw new Error('refused');
-    return host.getState();
-  });
+  // Self-healing recycles a heavy renderer between two things on screen, not in the middle of one.
+  const noticeShowing = (report: ShowingReport): void => {
+    if (report.showing === showing) return;
+    showing = report.showing;
+    onShowingChanged?.(report.showing);
+  };
 
-  const onShowing = (event: IpcMainEvent, payload: unknown): void => {
-    if (!accept(event, BRIDGE_CHANNELS.reportShowing)) return;
-    const report = validated(showingReportSchema, payload, BRIDGE_CHANNELS.reportShowing);
-    if (!report) return;
-    host.reportShowing(report);
-    if (report.showing !== showing) {
-      showing = report.showing;
-      onShowingChanged?.(report.showing);
+  const listeners = new Map<string, Listener>();
+  for (const method of bridgeMethods) {
+    const channel = BRIDGE_CHANNELS[method];
+    if (isAskMethod(method)) {
+      ipcMain.handle(channel, (event, payload) => {
+        const call = admit(method, event, payload);
+        if (!call) throw new Error('refused');
+        return callHost(host, method, call.request);
+      });
+      continue;
     }
-  };
-  ipcMain.on(BRIDGE_CHANNELS.reportShowing, onShowing);
+    const listener: Listener = (event, payload) => {
+      const call = admit(method, event, payload);
+      if (!call) return;
+      callHost(host, method, call.request);
+      if (method === 'reportShowing') noticeShowing(call.request as ShowingReport);
+    };
+    ipcMain.on(channel, listener);
+    listeners.set(channel, listener);
+  }
 
-  const onLog = (event: IpcMainEvent, payload: unknown): void => {
-    if (!accept(event, BRIDGE_CHANNELS.log)) return;
-    const entry = validated(rendererLogSchema, payload, BRIDGE_CHANNELS.log);
-    if (entry) host.log(entry);
-  };
-  ipcMain.on(BRIDGE_CHANNELS.log, onLog);
-
-  const unsubscribe = host.onMessage((message: BridgeMessage) => {
+  const unsubscribe = host.onMessage((message) => {
     if (window.isDestroyed() || window.webContents.isDestroyed()) return;
     window.webContents.send(BRIDGE_CHANNELS.message, message);
   });
 
   return () => {
     unsubscribe();
-    ipcMain.removeHandler(BRIDGE_CHANNELS.getState);
-    ipcMain.removeListener(BRIDGE_CHANNELS.reportShowing, onShowing);
-    ipcMain.removeListener(BRIDGE_CHANNELS.log, onLog);
+    for (const method of bridgeMethods.filter(isAskMethod)) ipcMain.removeHandler(BRIDGE_CHANNELS[method]);
+    for (const [channel, listener] of listeners) ipcMain.removeListener(channel, listener);
   };
 }

@@ -97,13 +97,8 @@ const trusted = () => ({
   senderFrame: { ...windowOf().webContents.mainFrame },
 });
 
-async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 1000; i += 1) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('timed out waiting for a condition');
-}
+/** For what the shell does on its own time (saving settings before it exits, say). */
+const shellWait = { timeout: 10_000, interval: 10 };
 
 describe('the kiosk window', () => {
   it('is full-screen, locked down, black until painted, with the cursor hidden', async () => {
@@ -201,6 +196,8 @@ describe('the security settings', () => {
 describe('the bridge', () => {
   it('answers our page, refuses a foreign frame, and never gives the token away', async () => {
     const shell = await start();
+    // electron-store's own channel, which would answer any frame, is not left open.
+    expect([...electron.ipcMain.listeners.keys()]).not.toContain('electron-store-get-data');
     const state = (await electron.ipcMain.invoke(BRIDGE_CHANNELS.getState, trusted())) as PlayerState;
     expect(state.device).toEqual({ tag: 'screen-abcdef012345', name: 'lobby-pc' });
     expect(JSON.stringify(state)).not.toContain(TOKEN);
@@ -219,7 +216,7 @@ describe('configuration', () => {
     expect(first?.config).toMatchObject({ server: 'https://wall.example', tag: 'lobby' });
     expect(await readdir(userData)).toContain('token.enc');
     expect(await readFile(join(userData, 'token.enc'), 'utf8')).not.toContain(TOKEN);
-    expect(await readFile(join(userData, 'settings', 'settings.json'), 'utf8')).not.toContain(TOKEN);
+    expect(await readFile(join(userData, 'settings', 'shell-settings.json'), 'utf8')).not.toContain(TOKEN);
     await first?.agent.stop();
 
     electron = await freshElectron();
@@ -233,14 +230,18 @@ describe('configuration', () => {
     )?.agent.stop();
     electron = await freshElectron();
     await (await start(['--name', 'Lobby screen']))?.agent.stop();
-    // A power cut in the middle of the last write.
-    const file = join(userData, 'settings', 'settings.json');
+    // A disk that lost what was flushed: half a file.
+    const file = join(userData, 'settings', 'shell-settings.json');
     await writeFile(file, (await readFile(file, 'utf8')).slice(0, 20));
     electron = await freshElectron();
     out.stderr = '';
     const shell = await start([]);
-    expect(shell?.config).toMatchObject({ server: 'https://wall.example', tag: 'lobby', name: 'lobby-pc' });
-    expect(out.stderr).toMatch(/the stored settings was damaged \(corrupt .*\); using its last good copy/);
+    expect(shell?.config).toMatchObject({
+      server: 'https://wall.example',
+      tag: 'lobby',
+      name: 'Lobby screen',
+    });
+    expect(out.stderr).toMatch(/the stored settings were damaged \(.*\); using their last good copy/);
   });
 
   it('exits with status 2, and says why, when no service is configured', async () => {
@@ -292,7 +293,7 @@ describe('self-healing', () => {
     expect(contents.reloads).toBe(2);
     expect(electron.app.relaunches).toEqual([]);
     contents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 1 });
-    await until(() => electron.app.exits.length > 0);
+    await vi.waitFor(() => expect(electron.app.exits).not.toEqual([]), shellWait);
     expect(contents.reloads).toBe(2);
     expect(electron.app.relaunches).toEqual([{ args: [appPath, '--server', SERVER, '--token', TOKEN] }]);
     expect(electron.app.exits).toEqual([0]);
@@ -309,7 +310,7 @@ describe('self-healing', () => {
     for (let i = 0; i < 3; i += 1) {
       windowOf().webContents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 1 });
     }
-    await until(() => electron.app.exits.length > 0);
+    await vi.waitFor(() => expect(electron.app.exits).not.toEqual([]), shellWait);
     expect(electron.app.exits).toEqual([75]);
     expect(electron.app.relaunches).toEqual([]);
   });
@@ -331,13 +332,12 @@ describe('self-healing', () => {
     for (let i = 0; i < 3; i += 1) {
       electron.app.emit('child-process-gone', {}, { type: 'GPU', reason: 'crashed', exitCode: 139 });
     }
-    await until(() => electron.app.exits.length > 0);
+    await vi.waitFor(() => expect(electron.app.exits).not.toEqual([]), shellWait);
     expect(electron.app.relaunches).toEqual([
       { args: [appPath, '--server', SERVER, '--token', TOKEN, '--disable-gpu'] },
     ]);
-    expect(JSON.parse(await readFile(join(userData, 'settings', 'shell.json'), 'utf8'))).toEqual({
-      disable_gpu: true,
-    });
+    const stored = JSON.parse(await readFile(join(userData, 'settings', 'shell-settings.json'), 'utf8'));
+    expect(stored.shell).toEqual({ disable_gpu: true });
     electron = await freshElectron();
     await start();
     expect(electron.app.hardwareAccelerationDisabled).toBe(true);
@@ -368,7 +368,7 @@ describe('self-healing', () => {
 it('stops the agent and the display lock on quit', async () => {
   const shell = await start();
   electron.app.quit();
-  await until(() => electron.app.quitCalls >= 2);
+  await vi.waitFor(() => expect(electron.app.quitCalls).toBeGreaterThanOrEqual(2), shellWait);
   expect(electron.powerSaveBlocker.stopped).toEqual([1]);
   running.splice(running.indexOf(shell as Shell), 1);
 });

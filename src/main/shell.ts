@@ -149,7 +149,9 @@ export async function startShell(electron: Electron, proc: ShellProcess): Promis
   if (proc.env.WALLBOARD_USER_DATA) app.setPath('userData', proc.env.WALLBOARD_USER_DATA);
   const userData = app.getPath('userData');
   const settingsDir = join(userData, 'settings');
-  const gpuDisabled = readShellFlagsSync(settingsDir).disable_gpu;
+  const gpuDisabled = readShellFlagsSync(settingsDir, {
+    warn: (message) => proc.stderr(`wallboard: ${message}\n`),
+  }).disable_gpu;
   if (gpuDisabled) app.disableHardwareAcceleration();
 
   if (args.installAutostart || args.removeAutostart) {
@@ -170,6 +172,9 @@ export async function startShell(electron: Electron, proc: ShellProcess): Promis
   });
   log.info(`Wallboard ${app.getVersion()} starting${gpuDisabled ? ' without hardware acceleration' : ''}`);
   const settings = new ShellSettings(settingsDir, log);
+  // electron-store answers any renderer on a channel of its own (the userData path, the version),
+  // outside ipc.ts's sender and payload checks; the shell reads its settings in main only.
+  electron.ipcMain.removeAllListeners('electron-store-get-data');
   const tokens = new TokenStore(userData, electron.safeStorage, log, proc.platform);
   let config: AgentConfig;
   try {

@@ -5,11 +5,6 @@ import { metricsDataSchema } from './metrics';
 import { notificationSchema } from './notification';
 import { playlistSchema } from './playlist';
 
-/**
- * The one contract between the device agent and the renderer. Inside Electron it is carried by
- * IPC (the preload exposes exactly these methods); in the web player by a WebSocket. The token
- * and anything else secret never cross it.
- */
 export const playerStateSchema = z.object({
   device: z.object({ tag: tagSchema, name: z.string() }),
   /** Connected to the service now. */
@@ -25,14 +20,6 @@ export const playerStateSchema = z.object({
 });
 export type PlayerState = z.infer<typeof playerStateSchema>;
 
-/** Pushed from the agent to the renderer. */
-export const bridgeMessageSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('state'), state: playerStateSchema }),
-  z.object({ kind: z.literal('metrics'), flow_tag: tagSchema, data: metricsDataSchema }),
-  z.object({ kind: z.literal('notification'), notification: notificationSchema }),
-]);
-export type BridgeMessage = z.infer<typeof bridgeMessageSchema>;
-
 /** Reported by the renderer: what is on screen now, for heartbeats. */
 export const showingReportSchema = z.strictObject({ showing: z.string().max(2048) });
 export type ShowingReport = z.infer<typeof showingReportSchema>;
@@ -43,20 +30,112 @@ export const rendererLogSchema = z.strictObject({
 });
 export type RendererLog = z.infer<typeof rendererLogSchema>;
 
-/** IPC channel names, one per bridge method; main validates each payload with its schema. */
-export const BRIDGE_CHANNELS = {
-  getState: 'wallboard:get-state',
-  message: 'wallboard:message',
-  reportShowing: 'wallboard:report-showing',
-  log: 'wallboard:log',
-} as const;
+/**
+ * What a notification plays, resolved by the agent before it is delivered (the renderer never
+ * looks a sound up in a state that may not have arrived yet): the player's own chime, a file of
+ * the local cache, or nothing.
+ */
+export const notificationSoundSchema = z
+  .discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('default') }),
+    z.strictObject({ kind: z.literal('cached'), url: z.string().max(2048) }),
+  ])
+  .nullable();
+export type NotificationSound = z.infer<typeof notificationSoundSchema>;
+
+/**
+ * The one contract between the device agent and the renderer: each method (renderer to agent,
+ * with its request and, when the renderer waits for one, its answer) and each message (agent to
+ * renderer) once, with its schemas. Electron's IPC (main's handlers, the preload) and the web
+ * player's WebSocket (its frames, the server's dispatch, the page's client) are derived from it.
+ * The token and anything else secret never cross it.
+ */
+export const bridgeContract = {
+  methods: {
+    getState: { request: null, response: playerStateSchema },
+    reportShowing: { request: showingReportSchema, response: null },
+    log: { request: rendererLogSchema, response: null },
+  },
+  messages: {
+    state: { state: playerStateSchema },
+    metrics: { flow_tag: tagSchema, data: metricsDataSchema },
+    notification: { notification: notificationSchema, sound: notificationSoundSchema },
+  },
+} satisfies {
+  methods: Record<string, { request: z.ZodType | null; response: z.ZodType | null }>;
+  messages: Record<string, z.ZodRawShape>;
+};
+
+type Methods = typeof bridgeContract.methods;
+type Messages = typeof bridgeContract.messages;
+type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export type BridgeMethod = keyof Methods;
+export type BridgeRequest<M extends BridgeMethod> = Output<Methods[M]['request']>;
+export type BridgeAnswer<M extends BridgeMethod> = Output<Methods[M]['response']>;
+/** The arguments of a method: none, or its request. */
+export type BridgeArgs<M extends BridgeMethod> = Methods[M]['request'] extends null
+  ? []
+  : [request: BridgeRequest<M>];
+/** Methods the renderer waits on for an answer (IPC invoke); the others it only tells (IPC send). */
+export type AskMethod = {
+  [M in BridgeMethod]: Methods[M]['response'] extends null ? never : M;
+}[BridgeMethod];
+export type TellMethod = Exclude<BridgeMethod, AskMethod>;
+
+export type MessageKind = keyof Messages;
+/** Pushed from the agent to the renderer. */
+export type BridgeMessage = {
+  [K in MessageKind]: { kind: K } & z.output<z.ZodObject<Messages[K]>>;
+}[MessageKind];
 
 export type Unsubscribe = () => void;
 
-/** What the renderer sees as `window.wallboard`. */
-export interface WallboardBridge {
-  getState(): Promise<PlayerState>;
-  onMessage(listener: (message: BridgeMessage) => void): Unsubscribe;
-  reportShowing(report: ShowingReport): void;
-  log(entry: RendererLog): void;
+/** What the renderer sees as `window.wallboard`: each method of the contract, and its messages. */
+export type WallboardBridge = {
+  [M in AskMethod]: (...args: BridgeArgs<M>) => Promise<BridgeAnswer<M>>;
+} & {
+  [M in TellMethod]: (...args: BridgeArgs<M>) => void;
+} & { onMessage(listener: (message: BridgeMessage) => void): Unsubscribe };
+
+export const bridgeMethods = Object.keys(bridgeContract.methods) as BridgeMethod[];
+
+export function isAskMethod(method: BridgeMethod): method is AskMethod {
+  return bridgeContract.methods[method].response !== null;
 }
+
+/** Checks a method's request against the contract; a method without one takes nothing. */
+export function parseRequest<M extends BridgeMethod>(
+  method: M,
+  payload: unknown,
+): z.ZodSafeParseResult<BridgeRequest<M>> {
+  const schema = bridgeContract.methods[method].request ?? z.undefined();
+  // The schema is the one of `method`, so its output is that method's request.
+  return schema.safeParse(payload) as z.ZodSafeParseResult<BridgeRequest<M>>;
+}
+
+function messageSchemas(): [z.ZodObject, ...z.ZodObject[]] {
+  const [first, ...rest] = Object.entries(bridgeContract.messages).map(([kind, shape]) =>
+    z.object({ kind: z.literal(kind), ...shape }),
+  );
+  if (!first) throw new Error('the bridge contract has no messages');
+  return [first, ...rest];
+}
+
+/** Every message of the contract, told apart by its `kind`. */
+// zod cannot infer a union built from the table's entries; BridgeMessage is that union's type.
+export const bridgeMessageSchema = z.discriminatedUnion('kind', messageSchemas()) as unknown as z.ZodType<
+  BridgeMessage,
+  unknown
+>;
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+
+/** Electron IPC channels: one per method (`wallboard:get-state`), and one for every message. */
+export const BRIDGE_CHANNELS = {
+  ...(Object.fromEntries(bridgeMethods.map((method) => [method, `wallboard:${kebab(method)}`])) as Record<
+    BridgeMethod,
+    string
+  >),
+  message: 'wallboard:message',
+} as const;

@@ -1,27 +1,66 @@
 import { z } from 'zod';
-import { bridgeMessageSchema, playerStateSchema, rendererLogSchema, showingReportSchema } from './bridge';
+import {
+  bridgeContract,
+  bridgeMethods,
+  isAskMethod,
+  type AskMethod,
+  type BridgeAnswer,
+  type BridgeArgs,
+  type BridgeMessage,
+  type BridgeMethod,
+} from './bridge';
 
 /**
- * The bridge contract as WebSocket frames, for the web player: each frame is one JSON text
- * message. get-state carries a request id because answers and pushed messages share the socket.
+ * The bridge contract as WebSocket frames, for the web player, each frame one JSON text message,
+ * derived from the contract's table. A method that waits for an answer carries a request id,
+ * because answers and pushed messages share the socket.
  */
 
 const requestIdSchema = z.number().int().min(0);
 
-/** Renderer to agent. Strict: the agent treats whatever a page sends as untrusted. */
-export const rendererFrameSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('get-state'), request_id: requestIdSchema }),
-  z.strictObject({ kind: z.literal('report-showing'), report: showingReportSchema }),
-  z.strictObject({ kind: z.literal('log'), entry: rendererLogSchema }),
-]);
-export type RendererFrame = z.infer<typeof rendererFrameSchema>;
+/** Renderer to agent: a call of one method, `{method, request_id?, request?}`. */
+export type CallFrame = {
+  [M in BridgeMethod]: { method: M } & (M extends AskMethod ? { request_id: number } : unknown) &
+    (BridgeArgs<M> extends [] ? { request?: undefined } : { request: BridgeArgs<M>[0] });
+}[BridgeMethod];
 
-/** Agent to renderer. */
+function callFrameSchemas(): [z.ZodObject, ...z.ZodObject[]] {
+  const [first, ...rest] = bridgeMethods.map((method) => {
+    const { request } = bridgeContract.methods[method];
+    return z.strictObject({
+      method: z.literal(method),
+      ...(isAskMethod(method) ? { request_id: requestIdSchema } : {}),
+      ...(request === null ? {} : { request }),
+    });
+  });
+  if (!first) throw new Error('the bridge contract has no methods');
+  return [first, ...rest];
+}
+
+/**
+ * Checks a call frame with the schemas of its method. Strict: the agent treats whatever a page
+ * sends as untrusted.
+ */
+// zod cannot infer a union built from the table's entries; CallFrame is that union's type.
+export const callFrameSchema = z.discriminatedUnion('method', callFrameSchemas()) as unknown as z.ZodType<
+  CallFrame,
+  unknown
+>;
+
+/**
+ * Agent to renderer: the answer to a call, or a pushed message. What they carry is checked by the
+ * page's bridge client with the contract's schemas (once, where it enters the page), so these
+ * check the envelope only.
+ */
 export const agentFrameSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('state-response'), request_id: requestIdSchema, state: playerStateSchema }),
-  z.object({ kind: z.literal('message'), message: bridgeMessageSchema }),
+  z.object({ kind: z.literal('answer'), request_id: requestIdSchema, answer: z.unknown() }),
+  z.object({ kind: z.literal('message'), message: z.unknown() }),
 ]);
-export type AgentFrame = z.infer<typeof agentFrameSchema>;
+
+/** An agent frame as the agent sends it. */
+export type AgentFrame =
+  | { kind: 'answer'; request_id: number; answer: BridgeAnswer<AskMethod> }
+  | { kind: 'message'; message: BridgeMessage };
 
 /** Where the web player's server accepts the bridge socket. */
 export const WEB_BRIDGE_PATH = '/bridge';

@@ -23,20 +23,7 @@ export const widgetBackgroundSchema = z.union([z.literal('default'), z.literal('
   error: 'must be "default", "none" or a CSS color',
 });
 
-export const widgetSchema = z.object({
-  id: idSchema,
-  variant: variantSchema,
-  board_id: idSchema,
-  flow_id: idSchema,
-  column: position,
-  row: position,
-  width: span,
-  height: span,
-  in_board_index: stackIndexSchema,
-  background: widgetBackgroundSchema,
-});
-export type Widget = z.infer<typeof widgetSchema>;
-
+/** Where a widget stands on its board and how it looks there: what an export or a move carries. */
 const placement = {
   column: position,
   row: position,
@@ -45,6 +32,22 @@ const placement = {
   in_board_index: stackIndexSchema,
   background: widgetBackgroundSchema,
 };
+export type WidgetPlacement = z.infer<z.ZodObject<typeof placement>>;
+
+/** The placement fields of a widget (or of an exported one), and nothing else. */
+export function placementOf(widget: WidgetPlacement): WidgetPlacement {
+  const { column, row, width, height, in_board_index, background } = widget;
+  return { column, row, width, height, in_board_index, background };
+}
+
+export const widgetSchema = z.object({
+  id: idSchema,
+  variant: variantSchema,
+  board_id: idSchema,
+  flow_id: idSchema,
+  ...placement,
+});
+export type Widget = z.infer<typeof widgetSchema>;
 
 /** A widget shows an existing flow (by id or tag); its variant defaults to the flow's. */
 export const widgetCreateSchema = z

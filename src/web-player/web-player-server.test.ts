@@ -4,20 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import type { z } from 'zod';
 import type { BridgeHost } from '../agent/bridge-host';
-import type { BridgeMessage, PlayerState, RendererLog, ShowingReport } from '../shared/bridge';
-import { agentFrameSchema, type AgentFrame, type RendererFrame } from '../shared/web-bridge-protocol';
+import {
+  playerStateSchema,
+  type BridgeMessage,
+  type PlayerState,
+  type RendererLog,
+  type ShowingReport,
+} from '../shared/bridge';
+import { agentFrameSchema, type CallFrame } from '../shared/web-bridge-protocol';
 import { startWebPlayerServer, type WebPlayerServer } from './web-player-server';
+import { emptyPlayerState } from '../shared/testing/bridge-fixtures';
 
-const STATE: PlayerState = {
-  device: { tag: 'lobby-screen', name: 'Lobby' },
-  online: true,
-  stale: false,
-  last_sync: null,
-  playlist: null,
-  boards: {},
-  media: {},
-};
+const STATE: PlayerState = emptyPlayerState('lobby-screen');
 const MEDIA = '0123456789abcdef0123456789abcdef.mp4';
 const MEDIA_BYTES = Buffer.from('0123456789');
 
@@ -47,7 +47,7 @@ class FakeHost implements BridgeHost {
 
 /** A bridge client that keeps every frame, so none is missed between two awaits. */
 class Client {
-  private readonly frames: AgentFrame[] = [];
+  private readonly frames: z.infer<typeof agentFrameSchema>[] = [];
   private waiting: (() => void) | null = null;
   constructor(readonly socket: WebSocket) {
     socket.on('message', (data) => {
@@ -66,19 +66,19 @@ class Client {
       socket.once('error', reject);
     });
   }
-  send(frame: RendererFrame | string): void {
+  send(frame: CallFrame | string): void {
     this.socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
   }
-  async next(): Promise<AgentFrame> {
+  async next(): Promise<z.infer<typeof agentFrameSchema>> {
     while (this.frames.length === 0) await new Promise<void>((resolve) => (this.waiting = resolve));
     return this.frames.shift()!;
   }
   async state(requestId: number): Promise<PlayerState> {
-    this.send({ kind: 'get-state', request_id: requestId });
+    this.send({ method: 'getState', request_id: requestId });
     const frame = await this.next();
-    if (frame.kind !== 'state-response') throw new Error(`expected a state-response, got ${frame.kind}`);
+    if (frame.kind !== 'answer') throw new Error(`expected an answer, got ${frame.kind}`);
     expect(frame.request_id).toBe(requestId);
-    return frame.state;
+    return playerStateSchema.parse(frame.answer);
   }
 }
 
@@ -217,7 +217,7 @@ describe('the web player over HTTP', () => {
 });
 
 describe('the bridge socket', () => {
-  it('answers get-state with the host state', async () => {
+  it('answers getState with the host state', async () => {
     const client = await connect();
     expect(await client.state(7)).toEqual(STATE);
     host.state = { ...STATE, device: { tag: 'hall', name: 'Hall' } };
@@ -234,8 +234,8 @@ describe('the bridge socket', () => {
 
   it('passes reports and logs to the host', async () => {
     const client = await connect();
-    client.send({ kind: 'report-showing', report: { showing: 'board:42' } });
-    client.send({ kind: 'log', entry: { level: 'warn', message: 'slow frame' } });
+    client.send({ method: 'reportShowing', request: { showing: 'board:42' } });
+    client.send({ method: 'log', request: { level: 'warn', message: 'slow frame' } });
     await client.state(1); // frames are handled in order: this answer comes after both
     expect(host.reports).toEqual([{ showing: 'board:42' }]);
     expect(host.logs).toEqual([{ level: 'warn', message: 'slow frame' }]);
@@ -244,13 +244,16 @@ describe('the bridge socket', () => {
   it('drops invalid frames with a warning and keeps the socket open', async () => {
     const client = await connect();
     client.send('not json');
-    client.send(JSON.stringify({ kind: 'shutdown' }));
-    client.send(JSON.stringify({ kind: 'get-state', request_id: -1 }));
-    client.send(JSON.stringify({ kind: 'log', entry: { level: 'warn', message: 'x', extra: 1 } }));
-    client.send(JSON.stringify({ kind: 'report-showing', report: { showing: 'x'.repeat(5000) } }));
+    client.send(JSON.stringify({ method: 'shutdown' }));
+    client.send(JSON.stringify({ method: 'getState', request_id: -1 }));
+    client.send(JSON.stringify({ method: 'getState', request_id: 3, request: 'extra' }));
+    client.send(JSON.stringify({ method: 'log', request: { level: 'warn', message: 'x', extra: 1 } }));
+    client.send(JSON.stringify({ method: 'reportShowing', request: { showing: 'x'.repeat(5000) } }));
+    client.send(JSON.stringify({ method: 'reportShowing' }));
+    client.send(JSON.stringify({ method: 'toString', request: {} }));
     client.socket.send(Buffer.from([1, 2, 3]), { binary: true });
     expect(await client.state(2)).toEqual(STATE);
-    expect(warnings).toHaveLength(6);
+    expect(warnings).toHaveLength(9);
     expect(warnings.every((warning) => warning.includes('ignored'))).toBe(true);
     expect(host.reports).toEqual([]);
     expect(host.logs).toEqual([]);

@@ -4,10 +4,10 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import type { BridgeHost } from '../agent/bridge-host';
+import { callHost, type BridgeHost } from '../agent/bridge-host';
 import { CACHE_FILE_NAME } from '../agent/node-cache-files';
 import { describeIssues } from '../shared/issues';
-import { WEB_BRIDGE_PATH, rendererFrameSchema, type AgentFrame } from '../shared/web-bridge-protocol';
+import { WEB_BRIDGE_PATH, callFrameSchema, type AgentFrame } from '../shared/web-bridge-protocol';
 import { folderHandler, sendFile } from './static-server';
 
 export interface WebPlayerServerOptions {
@@ -155,22 +155,22 @@ export async function startWebPlayerServer(options: WebPlayerServerOptions): Pro
       log.warn('web player: ignored a bridge frame that is not JSON text');
       return;
     }
-    const parsed = rendererFrameSchema.safeParse(json);
+    // The one check of what a page sends: the frame against the schemas of its method.
+    const parsed = callFrameSchema.safeParse(json);
     if (!parsed.success) {
       log.warn(`web player: ignored an invalid bridge frame: ${describeIssues(parsed.error)}`);
       return;
     }
     const frame = parsed.data;
     try {
-      if (frame.kind === 'get-state') {
-        send(socket, { kind: 'state-response', request_id: frame.request_id, state: host.getState() });
-      } else if (frame.kind === 'report-showing') {
-        host.reportShowing(frame.report);
+      if ('request_id' in frame) {
+        const answer = callHost(host, frame.method, frame.request);
+        send(socket, { kind: 'answer', request_id: frame.request_id, answer });
       } else {
-        host.log(frame.entry);
+        callHost(host, frame.method, frame.request);
       }
     } catch (error) {
-      log.warn(`web player: the bridge host failed on a ${frame.kind} frame: ${String(error)}`);
+      log.warn(`web player: the bridge host failed on a ${frame.method} call: ${String(error)}`);
     }
   };
 

@@ -26,7 +26,11 @@ describe('app with the player', () => {
     const screen = await render(<App bridge={bridge} />);
     await tick(100);
     expect(onScreen()).toBe('board:a');
-    bridge.emit({ kind: 'notification', notification: makeNotification('ch-a', { title: 'Hello' }) });
+    bridge.emit({
+      kind: 'notification',
+      notification: makeNotification('ch-a', { title: 'Hello' }),
+      sound: null,
+    });
     await expect.element(screen.getByRole('status')).toHaveTextContent('Hello');
     await tick(2000);
     expect(onScreen()).toBe('board:b');
@@ -62,6 +66,7 @@ describe('app with the player', () => {
     bridge.emit({
       kind: 'notification',
       notification: makeNotification('ch-a', { title: 'Once', duration: 1 }),
+      sound: null,
     });
     await tick(2000);
     expect(onScreen()).toBe('board:b');

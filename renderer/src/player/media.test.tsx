@@ -1,6 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   board,
+  browserWait,
   image,
   makeBoard,
   makeState,
@@ -8,7 +9,6 @@ import {
   pngDataUrl,
   prepared,
   renderPlayer,
-  until,
   video,
 } from './player-test-kit';
 
@@ -21,8 +21,12 @@ const CLIP = 'https://cdn.example.com/clip.webm';
 const BROKEN = 'https://cdn.example.com/broken.webm';
 const boards = { a: makeBoard('Board A'), b: makeBoard('Board B') };
 
-/** A half-second WebM recorded from a canvas: a real video with nothing to fetch. */
-async function recordClip(ms: number): Promise<string> {
+/**
+ * A WebM of `frames` frames (30 ms each) recorded from a canvas: a real video with nothing to
+ * fetch. A recorder takes frames at the pace they are painted, so this takes that long; it ends
+ * on the recorder's own stop event, not on a guess of time.
+ */
+async function recordClip(frames: number): Promise<string> {
   const canvas = document.createElement('canvas');
   canvas.width = 64;
   canvas.height = 36;
@@ -36,17 +40,17 @@ async function recordClip(ms: number): Promise<string> {
   const painter = setInterval(() => {
     context.fillStyle = frame++ % 2 ? '#c33' : '#33c';
     context.fillRect(0, 0, canvas.width, canvas.height);
+    if (frame < frames) return;
+    clearInterval(painter);
+    recorder.stop();
   }, 30);
-  await new Promise((resolve) => setTimeout(resolve, ms));
-  recorder.stop();
-  clearInterval(painter);
   await stopped;
   return URL.createObjectURL(new Blob(chunks, { type: 'video/webm' }));
 }
 
 let clip: string;
 beforeAll(async () => {
-  clip = await recordClip(600);
+  clip = await recordClip(20);
 });
 
 const currentElement = (selector: string) =>
@@ -58,15 +62,15 @@ describe('player: images and videos', () => {
     const { bridge } = await renderPlayer(
       makeState([image(IMAGE_FIT, 1), image(IMAGE_COVER, 1, { fit: 'cover' })], { media }),
     );
-    await until(() => onScreen() === `image:${IMAGE_FIT}`, 'the fit image');
+    await vi.waitFor(() => expect(onScreen()).toBe(`image:${IMAGE_FIT}`), browserWait);
     const fit = currentElement('img') as HTMLImageElement;
     expect(fit.complete).toBe(true);
     expect(fit.naturalWidth).toBe(64);
     expect(getComputedStyle(fit).objectFit).toBe('contain');
     expect(fit.getAttribute('src')).toBe(media[IMAGE_FIT]);
-    await until(() => onScreen() === `image:${IMAGE_COVER}`, 'the cover image');
+    await vi.waitFor(() => expect(onScreen()).toBe(`image:${IMAGE_COVER}`), browserWait);
     expect(getComputedStyle(currentElement('img') as Element).objectFit).toBe('cover');
-    await until(() => onScreen() === `image:${IMAGE_FIT}`, 'the loop back to the first image');
+    await vi.waitFor(() => expect(onScreen()).toBe(`image:${IMAGE_FIT}`), browserWait);
     expect(bridge.reports.slice(0, 3)).toEqual([
       `image:${IMAGE_FIT}`,
       `image:${IMAGE_COVER}`,
@@ -79,7 +83,7 @@ describe('player: images and videos', () => {
     const { bridge } = await renderPlayer(
       makeState([board('a', 1), image(IMAGE_FIT, 1), board('b', 1)], { boards, media }),
     );
-    await until(() => onScreen() === 'board:b', 'board b');
+    await vi.waitFor(() => expect(onScreen()).toBe('board:b'), browserWait);
     expect(bridge.reports).toEqual(['board:a', 'board:b']);
     expect(bridge.logText()).toContain(`skipped image:${IMAGE_FIT}: the image could not be decoded`);
   });
@@ -88,18 +92,24 @@ describe('player: images and videos', () => {
     const { bridge } = await renderPlayer(
       makeState([board('a', 1), video(CLIP), board('b', 1)], { boards, media: { [CLIP]: clip } }),
     );
-    await until(() => prepared()?.getAttribute('data-showing') === `video:${CLIP}`, 'the prepared video');
+    await vi.waitFor(
+      () => expect(prepared()?.getAttribute('data-showing')).toBe(`video:${CLIP}`),
+      browserWait,
+    );
     const element = prepared()?.querySelector('video') as HTMLVideoElement;
     expect(element.paused).toBe(true);
     expect(element.autoplay).toBe(false);
 
-    await until(() => onScreen() === `video:${CLIP}`, 'the video on screen');
+    await vi.waitFor(() => expect(onScreen()).toBe(`video:${CLIP}`), browserWait);
     expect(currentElement('video')).toBe(element);
     expect(element.muted).toBe(true);
     expect(element.loop).toBe(false);
-    await until(() => !element.paused || element.ended, 'the video playing');
+    await vi.waitFor(
+      () => expect(!element.paused || element.ended, 'the video playing').toBe(true),
+      browserWait,
+    );
 
-    await until(() => onScreen() === 'board:b', 'the board after the video');
+    await vi.waitFor(() => expect(onScreen()).toBe('board:b'), browserWait);
     // Shown to its end: the board came only once the video had ended.
     expect(element.ended).toBe(true);
     expect(bridge.reports).toEqual(['board:a', `video:${CLIP}`, 'board:b']);
@@ -112,11 +122,11 @@ describe('player: images and videos', () => {
         media: { [CLIP]: clip },
       }),
     );
-    await until(() => onScreen() === `video:${CLIP}`, 'the video on screen');
+    await vi.waitFor(() => expect(onScreen()).toBe(`video:${CLIP}`), browserWait);
     const element = currentElement('video') as HTMLVideoElement;
     expect(element.muted).toBe(false);
     expect(element.loop).toBe(true);
-    await until(() => onScreen() === 'board:a', 'the board after the video', 6000);
+    await vi.waitFor(() => expect(onScreen()).toBe('board:a'), { ...browserWait, timeout: 6000 });
   });
 
   it('skips a video that cannot be loaded', async () => {
@@ -124,18 +134,21 @@ describe('player: images and videos', () => {
     const { bridge } = await renderPlayer(
       makeState([board('a', 1), video(BROKEN), board('b', 1)], { boards, media }),
     );
-    await until(() => onScreen() === 'board:b', 'board b');
+    await vi.waitFor(() => expect(onScreen()).toBe('board:b'), browserWait);
     expect(bridge.reports).toEqual(['board:a', 'board:b']);
     expect(bridge.logText()).toContain(`skipped video:${BROKEN}: the video could not be loaded`);
   });
 
   it('plays a single video again at its end', async () => {
     await renderPlayer(makeState([video(CLIP)], { media: { [CLIP]: clip } }));
-    await until(() => onScreen() === `video:${CLIP}`, 'the video on screen');
+    await vi.waitFor(() => expect(onScreen()).toBe(`video:${CLIP}`), browserWait);
     const element = currentElement('video') as HTMLVideoElement;
     let ends = 0;
     element.addEventListener('ended', () => ends++);
-    await until(() => ends >= 1 && !element.paused, 'the video played again');
+    await vi.waitFor(
+      () => expect(ends >= 1 && !element.paused, 'the video played again').toBe(true),
+      browserWait,
+    );
     expect(currentElement('video')).toBe(element);
   });
 });

@@ -38,14 +38,11 @@ export async function tick(ms: number, step = 50): Promise<void> {
   }
 }
 
-/** Waits, on real time, for something the browser does by itself (decoding an image, loading a video). */
-export async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const start = performance.now();
-  while (!check()) {
-    if (performance.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await realPause(10);
-  }
-}
+/**
+ * Options of `vi.waitFor` for something the browser does by itself (decoding an image, loading a
+ * video), which takes real time; under the fake clock vi.waitFor moves it on by each interval.
+ */
+export const browserWait = { timeout: 5000, interval: 10 };
 
 export class FakeBridge implements WallboardBridge {
   readonly logs: RendererLog[] = [];

@@ -6,9 +6,8 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from 'react';
-import type { PlayerState, WallboardBridge } from '../../../src/shared/bridge';
-import { describeIssues } from '../../../src/shared/issues';
-import { notificationSchema } from '../../../src/shared/notification';
+import type { NotificationSound, PlayerState, WallboardBridge } from '../../../src/shared/bridge';
+import type { Notification } from '../../../src/shared/notification';
 import type { FlowStore } from '../store/flow-store';
 import { ItemLayer } from './item-layer';
 import { NotificationArea } from './notification-area';
@@ -37,6 +36,8 @@ interface PlayerProps {
 export function Player({ state, store, bridge, waiting, timing }: PlayerProps) {
   const [sequencer] = useState(() => new Sequencer(timing));
   const [queue] = useState(() => new NotificationQueue());
+  // The sound the agent resolved for each notification delivered, by the object it came in.
+  const [sounds] = useState(() => new WeakMap<Notification, NotificationSound>());
   const media = state.media;
 
   const log = useCallback(
@@ -57,11 +58,11 @@ export function Player({ state, store, bridge, waiting, timing }: PlayerProps) {
     queue.attach({
       log,
       onShow: (notification) => {
-        const src = soundSource(notification.sound_url, media, log);
+        const src = soundSource(sounds.get(notification) ?? null);
         if (src) playSound(src, log);
       },
     });
-  }, [queue, media, log]);
+  }, [queue, sounds, log]);
 
   useEffect(() => {
     sequencer.resume();
@@ -75,13 +76,9 @@ export function Player({ state, store, bridge, waiting, timing }: PlayerProps) {
   useEffect(
     () =>
       bridge.onMessage((message) => {
+        // Checked against the contract where it entered the page (the bridge's client).
         if (message.kind !== 'notification') return;
-        const parsed = notificationSchema.safeParse(message.notification);
-        if (!parsed.success) {
-          log('warn', `ignored an invalid notification: ${describeIssues(parsed.error)}`);
-          return;
-        }
-        const notification = parsed.data;
+        const { notification, sound } = message;
         if (!sequencer.getSnapshot().channels.has(notification.channel_id)) {
           log(
             'info',
@@ -89,9 +86,10 @@ export function Player({ state, store, bridge, waiting, timing }: PlayerProps) {
           );
           return;
         }
+        sounds.set(notification, sound);
         queue.push(notification);
       }),
-    [bridge, sequencer, queue, log],
+    [bridge, sequencer, queue, sounds, log],
   );
 
   const snapshot = useSyncExternalStore(sequencer.subscribe, sequencer.getSnapshot);

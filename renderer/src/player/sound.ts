@@ -3,6 +3,7 @@
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./assets.d.ts" />
 import chime from '../../../resources/sounds/default.wav';
+import type { NotificationSound } from '../../../src/shared/bridge';
 
 /** The chime bundled with the player, for `sound_url: "default"`. */
 export const DEFAULT_SOUND: string = chime;
@@ -10,17 +11,13 @@ export const DEFAULT_SOUND: string = chime;
 type Log = (level: 'info' | 'warn', message: string) => void;
 
 /**
- * Where a notification's sound plays from: the bundled chime for `default`, the local cache for
- * an https URL. A URL not cached (yet) plays the chime rather than nothing, and never the remote
- * file: the player loads nothing from the network.
+ * Where a notification's sound plays from, as the agent resolved it when it delivered the
+ * notification: the bundled chime, or a file of the local cache. The player never loads the
+ * remote file.
  */
-export function soundSource(soundUrl: string | null, media: Record<string, string>, log: Log): string | null {
-  if (!soundUrl) return null;
-  if (soundUrl === 'default') return DEFAULT_SOUND;
-  const cached = media[soundUrl];
-  if (cached) return cached;
-  log('info', `sound ${soundUrl} is not cached; playing the default chime`);
-  return DEFAULT_SOUND;
+export function soundSource(sound: NotificationSound): string | null {
+  if (!sound) return null;
+  return sound.kind === 'default' ? DEFAULT_SOUND : sound.url;
 }
 
 /** A browser may refuse to start a sound (autoplay policy): that is logged, never thrown. */

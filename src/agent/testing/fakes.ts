@@ -1,3 +1,4 @@
+import type { Notification } from '../../shared/notification';
 import type { HelloAck, RealtimeEvent } from '../../shared/events';
 import type {
   Clock,
@@ -40,6 +41,58 @@ export class FakeClock implements Clock {
     }
     this.current = target;
     await settle();
+  }
+}
+
+interface SkippableTimer {
+  at: number;
+  run: () => void;
+  real: NodeJS.Timeout;
+}
+
+/**
+ * Real time that a test can also move on at once, for an agent against real processes: a timer
+ * runs when its time comes on the wall clock or when a skip passes it, whichever is first. Only
+ * the agent's own waiting is skipped; its sockets and the service keep real time.
+ */
+export class SkippableClock implements Clock {
+  private offset = 0;
+  private readonly timers = new Set<SkippableTimer>();
+
+  now(): number {
+    return Date.now() + this.offset;
+  }
+
+  setTimeout(run: () => void, ms: number): TimerHandle {
+    const timer: SkippableTimer = { at: this.now() + ms, run, real: setTimeout(() => this.fire(timer), ms) };
+    timer.real.unref();
+    this.timers.add(timer);
+    return {
+      cancel: () => {
+        clearTimeout(timer.real);
+        this.timers.delete(timer);
+      },
+    };
+  }
+
+  /** Moves time on by `ms` at once, running the timers due on the way in order (and what their promises do). */
+  async skip(ms: number): Promise<void> {
+    const target = this.now() + ms;
+    for (;;) {
+      await settle();
+      const due = [...this.timers].filter((t) => t.at <= target).sort((a, b) => a.at - b.at)[0];
+      if (!due) break;
+      this.offset = Math.max(this.offset, due.at - Date.now());
+      this.fire(due);
+    }
+    this.offset = Math.max(this.offset, target - Date.now());
+    await settle();
+  }
+
+  private fire(timer: SkippableTimer): void {
+    if (!this.timers.delete(timer)) return;
+    clearTimeout(timer.real);
+    timer.run();
   }
 }
 
@@ -106,5 +159,19 @@ export function recordingLogger(): Logger & { lines: string[] } {
     info: (m) => lines.push(`info ${m}`),
     warn: (m) => lines.push(`warn ${m}`),
     error: (m) => lines.push(`error ${m}`),
+  };
+}
+
+/** A notification of the default channel titled `id`, with `sound` as its sound_url. */
+export function notificationWithSound(id: string, sound: string | null): Notification {
+  return {
+    id,
+    channel_id: 'ch_default',
+    title: id,
+    message: 'm',
+    icon: null,
+    duration: 10,
+    sound_url: sound,
+    created_at: '2026-11-21T08:00:00.000Z',
   };
 }

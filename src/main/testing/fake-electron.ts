@@ -146,6 +146,10 @@ export class FakeIpcMain {
     this.listeners.get(channel)?.delete(listener);
     return this;
   }
+  removeAllListeners(channel: string): this {
+    this.listeners.delete(channel);
+    return this;
+  }
   /** ipcRenderer.invoke as seen from main: a thrown error rejects. */
   async invoke(channel: string, event: unknown, ...args: unknown[]): Promise<unknown> {
     const handler = this.handlers.get(channel);
@@ -293,7 +297,7 @@ export function createFakeElectron() {
     },
   };
 
-  return {
+  const electron = {
     app,
     BrowserWindow: FakeBrowserWindow,
     windows,
@@ -305,6 +309,8 @@ export function createFakeElectron() {
     ipcRenderer,
     contextBridge,
   };
+  // Electron's module is CommonJS: a default import (electron-store's) gets the whole of it.
+  return Object.assign(electron, { default: electron });
 }
 
 export type FakeElectron = ReturnType<typeof createFakeElectron>;

@@ -1,0 +1,185 @@
+import type { PlayerState } from '../shared/bridge';
+import { helloAckSchema, realtimeEventSchema, type RealtimeEvent } from '../shared/events';
+import { describeIssues } from '../shared/issues';
+import type { Notification } from '../shared/notification';
+import { backoffDelay } from './backoff';
+import type { Clock, ConnectRealtime, Logger, RealtimeSocket, TimerHandle } from './ports';
+import { UnknownDeviceError } from './registration';
+import type { StateStore } from './state-store';
+
+const RESYNC_DEBOUNCE_MS = 200;
+
+export interface SyncDeps {
+  connectRealtime: ConnectRealtime;
+  clock: Clock;
+  random: () => number;
+  log: Logger;
+}
+
+/** What the sync does not do itself. */
+export interface SyncSteps {
+  /** Makes sure the service knows the device (throws when it cannot). */
+  register(): Promise<void>;
+  /** The whole state from the service; UnknownDeviceError when the device is gone. */
+  fetchState(): Promise<PlayerState>;
+  notification(notification: Notification): void;
+  /** A whole new state is in place: its media can be fetched. */
+  synced(state: PlayerState): void;
+}
+
+/**
+ * Keeps the state in step with the service: on every connection it registers if needed, says
+ * hello with the last event it saw and applies what it missed (or fetches the whole state when
+ * the service says so), then applies realtime events as they come. What the service pushes is
+ * checked where it enters: a bad event is dropped and logged and a resync follows. Failures are
+ * retried with capped, jittered backoff.
+ */
+export class Sync {
+  private socket: RealtimeSocket | null = null;
+  private registered = false;
+  private stopped = false;
+  private catchUpTimer: TimerHandle | null = null;
+  private resyncTimer: TimerHandle | null = null;
+
+  constructor(
+    private readonly deps: SyncDeps,
+    private readonly service: { server: string; token: string; tag: string },
+    private readonly store: StateStore,
+    private readonly steps: SyncSteps,
+  ) {}
+
+  /** Whether the service knew the device at the last look (it is told when the device goes). */
+  get isRegistered(): boolean {
+    return this.registered;
+  }
+
+  start(): void {
+    const socket = this.deps.connectRealtime({
+      url: this.service.server,
+      token: this.service.token,
+      reconnectDelayMs: 1000,
+      reconnectDelayMaxMs: 5000,
+      randomization: 0.5,
+    });
+    this.socket = socket;
+    socket.on('connect', () => this.scheduleCatchUp(0, 0));
+    socket.on('disconnect', (reason) => {
+      this.deps.log.warn(`realtime connection lost (${reason}); playing on from the last good state`);
+      this.store.set({ ...this.store.get(), online: false, stale: true });
+    });
+    socket.on('connect_error', (error) => this.deps.log.warn(`cannot reach the service: ${error.message}`));
+    // A bad event must not reach the state the agent keeps (and plays from after a restart).
+    socket.on('event', (event: unknown) => {
+      const parsed = realtimeEventSchema.safeParse(event);
+      if (parsed.success) return this.apply(parsed.data);
+      this.deps.log.warn(
+        `a realtime event does not fit the contract, dropped: ${describeIssues(parsed.error)}; resyncing`,
+      );
+      this.scheduleResync();
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.catchUpTimer?.cancel();
+    this.resyncTimer?.cancel();
+    this.socket?.close();
+  }
+
+  /** The service answered that it does not know the device: register again and catch up. */
+  deviceForgotten(): void {
+    if (!this.registered) return;
+    this.registered = false;
+    this.scheduleCatchUp(0, 0);
+  }
+
+  /** Registration, hello and replay (or full sync); retried with capped, jittered backoff. */
+  private scheduleCatchUp(attempt: number, delayMs: number): void {
+    this.catchUpTimer?.cancel();
+    this.catchUpTimer = this.deps.clock.setTimeout(() => {
+      this.catchUpTimer = null;
+      this.catchUp().catch((error: unknown) => {
+        if (this.stopped) return;
+        const delay = backoffDelay(attempt, this.deps.random);
+        this.deps.log.warn(
+          `catching up failed (${(error as Error).message}); retrying in ${Math.round(delay / 1000)} s`,
+        );
+        this.scheduleCatchUp(attempt + 1, delay);
+      });
+    }, delayMs);
+  }
+
+  private async catchUp(): Promise<void> {
+    const socket = this.socket;
+    if (!socket || this.stopped) return;
+    if (!this.registered) {
+      await this.steps.register();
+      this.registered = true;
+    }
+    const answer: unknown = await socket.hello(this.service.tag, this.store.lastEventId);
+    const parsed = helloAckSchema.safeParse(answer);
+    if (!parsed.success) {
+      // Its events cannot be trusted one by one: the whole state is fetched (and checked) again.
+      this.deps.log.warn(
+        `the hello answer does not fit the contract: ${describeIssues(parsed.error)}; resyncing`,
+      );
+      await this.resync();
+      return;
+    }
+    const ack = parsed.data;
+    if (ack.error) throw new Error(ack.error);
+    if (ack.resync) {
+      this.store.lastEventId = ack.last_event_id;
+      await this.resync();
+      return;
+    }
+    for (const event of ack.events) this.apply(event);
+    this.store.lastEventId = Math.max(this.store.lastEventId ?? 0, ack.last_event_id);
+    this.store.set({ ...this.store.get(), online: true, stale: false });
+    this.store.schedulePersist();
+  }
+
+  private apply(event: RealtimeEvent): void {
+    const { lastEventId } = this.store;
+    if (lastEventId !== null && event.id <= lastEventId) return;
+    this.store.lastEventId = event.id;
+    switch (event.type) {
+      case 'metrics.changed':
+        this.store.applyMetrics(event.flow_tag, event.data);
+        this.store.schedulePersist('metrics');
+        return;
+      case 'notification.created':
+        this.steps.notification(event.notification);
+        break;
+      default:
+        this.scheduleResync();
+    }
+    this.store.schedulePersist();
+  }
+
+  /** Debounced, so a burst of changes costs one resync. */
+  private scheduleResync(): void {
+    this.resyncTimer?.cancel();
+    this.resyncTimer = this.deps.clock.setTimeout(() => {
+      this.resyncTimer = null;
+      this.resync().catch((error: unknown) => {
+        this.deps.log.warn(`resync failed, keeping the last good state: ${(error as Error).message}`);
+        this.scheduleCatchUp(0, backoffDelay(0, this.deps.random));
+      });
+    }, RESYNC_DEBOUNCE_MS);
+  }
+
+  private async resync(): Promise<void> {
+    let state: PlayerState;
+    try {
+      state = await this.steps.fetchState();
+    } catch (error) {
+      if (error instanceof UnknownDeviceError) this.registered = false;
+      throw error;
+    }
+    if (this.stopped) return;
+    this.store.set(state);
+    await this.store.persist();
+    this.steps.synced(state);
+  }
+}
