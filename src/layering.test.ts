@@ -112,6 +112,12 @@ describe('layering', () => {
     expect(await lintErrors('service/probe.ts', "export * from '../src/agent/config';\n")).toContain(
       'no-restricted-imports',
     );
+    const node = "export * from '../node/close-on-signals';\n";
+    expect(await lintErrors('src/web-player/probe.ts', node)).toEqual([]);
+    expect(await lintErrors('service/probe.ts', "export * from '../src/node/close-on-signals';\n")).toEqual(
+      [],
+    );
+    expect(await lintErrors('src/shared/probe.ts', node)).toContain('no-restricted-imports');
   });
 
   it('keeps tests, their helpers and their configuration out of product code', async () => {

@@ -6,7 +6,7 @@
 // `before-quit`); and when-exit re-raises the signal it caught, which close-with-grace takes for a
 // second signal and exits without finishing the stop.
 import { randomBytes } from 'node:crypto';
-import { chmod, open, rename, rm } from 'node:fs/promises';
+import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 export interface AtomicWriteOptions {
@@ -64,4 +64,22 @@ async function syncDir(dir: string): Promise<void> {
   } catch {
     // Only the rename might be lost on a power cut; the callers' backups and sweeps cover that.
   }
+}
+
+/**
+ * Makes `dir` (and its parents) on first use and remembers it, so each write need not ask again; a
+ * failure is not remembered, so the next write tries again.
+ */
+export function folderMaker(dir: string): () => Promise<void> {
+  let made: Promise<void> | null = null;
+  return () => {
+    made ??= mkdir(dir, { recursive: true }).then(
+      () => undefined,
+      (error: unknown) => {
+        made = null;
+        throw error;
+      },
+    );
+    return made;
+  };
 }

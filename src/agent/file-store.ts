@@ -1,6 +1,6 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-file';
+import { folderMaker, writeFileAtomic } from './atomic-file';
 import type { KeyValueStore } from './ports';
 
 const KEY = /^[a-z0-9-]+$/;
@@ -17,17 +17,20 @@ type Loaded = { ok: true; value: unknown; text: string } | { ok: false; reason: 
  * bad, someone editing it by hand).
  */
 export class FileStore implements KeyValueStore {
-  private made: Promise<void> | null = null;
   /**
    * Writes of one key queue behind each other: each reads the current file to make it the backup,
    * so two at once could both back up the same version, and the last to start might not win.
    */
   private readonly writes = new Map<string, Promise<void>>();
 
+  private readonly ensureDir: () => Promise<void>;
+
   constructor(
     private readonly dir: string,
     private readonly onRecovered?: RecoveryListener,
-  ) {}
+  ) {
+    this.ensureDir = folderMaker(dir);
+  }
 
   async read(key: string): Promise<unknown> {
     const file = this.fileOf(key);
@@ -67,17 +70,6 @@ export class FileStore implements KeyValueStore {
     if (!KEY.test(key))
       throw new Error(`invalid store key "${key}": use lower-case letters, digits and dashes`);
     return join(this.dir, `${key}.json`);
-  }
-
-  private ensureDir(): Promise<void> {
-    this.made ??= mkdir(this.dir, { recursive: true }).then(
-      () => undefined,
-      (error: unknown) => {
-        this.made = null;
-        throw error;
-      },
-    );
-    return this.made;
   }
 }
 

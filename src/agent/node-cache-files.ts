@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { open, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { renameDurably } from './atomic-file';
+import { folderMaker, renameDurably } from './atomic-file';
 import type { CacheFiles } from './ports';
 
 /** The name of a file in the media cache: what the web player and Electron serve, and nothing else. */
@@ -15,13 +15,14 @@ const TEMP_PREFIX = '.tmp-';
  */
 export class NodeCacheFiles implements CacheFiles {
   private readonly dir: string;
-  private made: Promise<void> | null = null;
+  private readonly ensureDir: () => Promise<void>;
   private swept = false;
   /** Temporary files being written now, which the sweep must not take for a crash's leftovers. */
   private readonly writing = new Set<string>();
 
   constructor(dir: string) {
     this.dir = resolve(dir);
+    this.ensureDir = folderMaker(this.dir);
   }
 
   /** Removes the temporary file itself when `body` or the disk fails, so a failure leaves nothing behind. */
@@ -100,17 +101,6 @@ export class NodeCacheFiles implements CacheFiles {
       throw new Error(`not a temporary file of the media cache: "${path}"`);
     }
     return full;
-  }
-
-  private ensureDir(): Promise<void> {
-    this.made ??= mkdir(this.dir, { recursive: true }).then(
-      () => undefined,
-      (error: unknown) => {
-        this.made = null;
-        throw error;
-      },
-    );
-    return this.made;
   }
 }
 
