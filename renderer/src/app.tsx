@@ -1,9 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { PlayerState, WallboardBridge } from '../../src/shared/bridge';
-import { playerStateSchema } from '../../src/shared/bridge';
-import { describeIssues } from '../../src/shared/issues';
 import { Player } from './player/player';
-import { dropBadItems } from './player/sanitize-state';
 import { FlowStore } from './store/flow-store';
 import { WaitingScreen } from './waiting-screen';
 
@@ -14,16 +11,10 @@ export function App({ bridge }: { bridge: WallboardBridge | null }) {
   useEffect(() => {
     if (!bridge) return;
     let active = true;
-    const accept = (candidate: unknown) => {
-      const parsed = playerStateSchema.safeParse(
-        dropBadItems(candidate, (message) => bridge.log({ level: 'warn', message })),
-      );
-      if (!parsed.success) {
-        bridge.log({ level: 'warn', message: `ignored an invalid state: ${describeIssues(parsed.error)}` });
-        return;
-      }
-      store.load(parsed.data);
-      if (active) setState(parsed.data);
+    // The bridge's client checked the state where it entered this process (src/shared/bridge-client.ts).
+    const accept = (next: PlayerState) => {
+      store.load(next);
+      if (active) setState(next);
     };
     bridge.getState().then(accept, (error: unknown) => {
       bridge.log({ level: 'error', message: `could not read the state: ${String(error)}` });

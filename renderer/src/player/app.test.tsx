@@ -10,6 +10,7 @@ import {
   makeState,
   onScreen,
   tick,
+  throughClient,
   useFakeClock,
 } from './player-test-kit';
 
@@ -45,13 +46,13 @@ describe('app with the player', () => {
       state.playlist?.items[1],
     ];
     const bridge = new FakeBridge({ ...state, playlist: { ...state.playlist!, items } } as never);
-    await render(<App bridge={bridge} />);
+    await render(<App bridge={throughClient(bridge)} />);
     await tick(100);
     expect(onScreen()).toBe('board:a');
     await tick(2000);
     expect(onScreen()).toBe('board:b');
     expect(bridge.logText()).toContain('skipped item 2 of the playlist: duration: must be at least 1 second');
-    expect(bridge.logText()).not.toContain('ignored an invalid state');
+    expect(bridge.logText()).not.toContain('ignored an invalid bridge frame');
   });
 
   it('plays the same in strict mode, whose effects mount twice', async () => {

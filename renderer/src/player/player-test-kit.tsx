@@ -8,6 +8,7 @@ import type {
   ShowingReport,
   WallboardBridge,
 } from '../../../src/shared/bridge';
+import { bridgeClient } from '../../../src/shared/bridge-client';
 import { notificationSchema, type Notification } from '../../../src/shared/notification';
 import { playlistSchema } from '../../../src/shared/playlist';
 import { FlowStore } from '../store/flow-store';
@@ -75,6 +76,18 @@ export class FakeBridge implements WallboardBridge {
   logText(): string {
     return this.logs.map((entry) => entry.message).join('\n');
   }
+}
+
+/** The fake behind the contract's own client, as a real bridge is: what it hands over is checked. */
+export function throughClient(fake: FakeBridge): WallboardBridge {
+  return bridgeClient({
+    ask: () => fake.getState(),
+    tell: (method, [entry]) => {
+      if (method === 'log') fake.log(entry as RendererLog);
+      else fake.reportShowing(entry as ShowingReport);
+    },
+    subscribe: (listener) => fake.onMessage(listener),
+  });
 }
 
 export function makeBoard(name: string, channels: string[] = []): BoardExport {
