@@ -26,12 +26,16 @@ test('with no playlist the waiting screen names the device', async ({ page, rend
   await expect(page.getByTestId('device-name')).toHaveText('Lobby');
 });
 
-test('an invalid state from the bridge is ignored and logged', async ({ page, renderer }) => {
+// A state that does not fit the contract is refused by the bridge's client where it enters the
+// page (src/shared/bridge-client.ts, tested with the preload and the web player's socket); the page
+// then keeps its starting face and says why.
+test('a state the bridge refused leaves the starting face, logged', async ({ page, renderer }) => {
   await page.addInitScript(() => {
     const logs: string[] = [];
     Object.assign(window, { bridgeLogs: logs });
     window.wallboard = {
-      getState: () => Promise.resolve({ device: { tag: '' } } as never),
+      getState: () =>
+        Promise.reject(new Error("the device agent's answer to getState does not fit the contract")),
       onMessage: () => () => undefined,
       reportShowing: () => undefined,
       log: (entry) => logs.push(entry.message),
@@ -41,5 +45,5 @@ test('an invalid state from the bridge is ignored and logged', async ({ page, re
   await expect(page.getByText('Starting…')).toBeVisible();
   await expect
     .poll(() => page.evaluate(() => (window as unknown as { bridgeLogs: string[] }).bridgeLogs))
-    .toEqual([expect.stringContaining('ignored an invalid state')]);
+    .toEqual([expect.stringContaining('could not read the state')]);
 });
