@@ -21,6 +21,8 @@ export default defineConfig({
       },
       {
         // Renderer components in a real Chromium (Debian's), not a DOM imitation.
+        // Loaded only on a screenshot: optimised up front, so a fresh run does not reload the page midway.
+        optimizeDeps: { include: ['modern-screenshot'] },
         test: {
           name: 'renderer',
           include: ['renderer/**/*.test.{ts,tsx}'],

@@ -33,7 +33,6 @@ const simulated: SystemInfo = {
     cpu_load: 10,
     memory: { total_bytes: 4e9, used_bytes: 1e9 },
     uptime_seconds: 1000,
-    display: { width: 1920, height: 1080 },
   }),
 };
 const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -138,6 +138,10 @@ try {
           return () => bench.benchListeners.delete(listener);
         },
         reportShowing: () => undefined,
+        reportFailure: () => undefined,
+        chooseService: () => undefined,
+        reportPlay: () => undefined,
+        screenshotTaken: () => undefined,
         log: () => undefined,
       };
       // Fully rendered: every widget is on the board and none still waits for its data. The

@@ -76,6 +76,10 @@ async function openBoard(
         return () => listeners.delete(listener);
       },
       reportShowing: () => undefined,
+      reportFailure: () => undefined,
+      chooseService: () => undefined,
+      reportPlay: () => undefined,
+      screenshotTaken: () => undefined,
       log: (entry) => logs.push(`${entry.level}: ${entry.message}`),
     };
   }, state);

@@ -73,7 +73,7 @@ test.describe('the Electron kiosk', () => {
         process: typeof (globalThis as { process?: unknown }).process,
       }));
       expect(exposed).toEqual({
-        bridge: ['getState', 'log', 'onMessage', 'reportShowing'],
+        bridge: ['getState', 'log', 'onMessage', 'reportFailure', 'reportShowing'],
         require: 'undefined',
         process: 'undefined',
       });

@@ -17,6 +17,10 @@ test('with no playlist the waiting screen names the device', async ({ page, rend
       getState: () => Promise.resolve(state),
       onMessage: () => () => undefined,
       reportShowing: () => undefined,
+      reportFailure: () => undefined,
+      chooseService: () => undefined,
+      reportPlay: () => undefined,
+      screenshotTaken: () => undefined,
       log: () => undefined,
     };
   }, waitingState);
@@ -38,6 +42,10 @@ test('a state the bridge refused leaves the starting face, logged', async ({ pag
         Promise.reject(new Error("the device agent's answer to getState does not fit the contract")),
       onMessage: () => () => undefined,
       reportShowing: () => undefined,
+      reportFailure: () => undefined,
+      chooseService: () => undefined,
+      reportPlay: () => undefined,
+      screenshotTaken: () => undefined,
       log: (entry) => logs.push(entry.message),
     };
   });

@@ -53,26 +53,29 @@ export class Stack {
     await this.service?.stop('SIGKILL');
   }
 
-  /** Starts the device with an affiliated token: what a real screen gets. */
-  async startPlayer(): Promise<string> {
-    const { token } = await this.api<{ token: string }>('POST', '/account/tokens', {
-      scope: 'affiliated',
-      name: `screen ${this.tag}`,
-    });
+  /**
+   * Starts the device with an affiliated token: what a real screen gets. `unpaired`: with the
+   * service's address only, as a new screen starts (it pairs by a code, and gets its tag then).
+   */
+  async startPlayer(options: { unpaired?: boolean } = {}): Promise<string> {
+    const credential = options.unpaired
+      ? []
+      : [
+          '--token',
+          (
+            await this.api<{ token: string }>('POST', '/account/tokens', {
+              scope: 'affiliated',
+              name: `screen ${this.tag}`,
+            })
+          ).token,
+          '--tag',
+          this.tag,
+        ];
     const child = spawn(
       process.execPath,
       [
-        ...[WEB_PLAYER, '--server', this.serviceUrl, '--token', token],
-        ...[
-          '--tag',
-          this.tag,
-          '--name',
-          `Screen ${this.tag}`,
-          '--port',
-          '0',
-          '--data-dir',
-          join(this.dir, 'device'),
-        ],
+        ...[WEB_PLAYER, '--server', this.serviceUrl, ...credential],
+        ...['--name', `Screen ${this.tag}`, '--port', '0', '--data-dir', join(this.dir, 'device')],
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );

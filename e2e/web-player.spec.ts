@@ -28,9 +28,13 @@ class FakeHost implements BridgeHost {
   reportShowing(report: ShowingReport): void {
     this.reports.push(report);
   }
+  reportFailure(): void {}
   log(entry: RendererLog): void {
     this.logs.push(entry);
   }
+  chooseService(): void {}
+  reportPlay(): void {}
+  screenshotTaken(): void {}
   emit(message: BridgeMessage): void {
     for (const listener of this.listeners) listener(message);
   }
@@ -79,6 +83,25 @@ test('the waiting screen names the device the agent reports', async ({ page }) =
     () => (window as unknown as { cspViolations: string[] }).cspViolations,
   );
   expect(violations).toEqual([]);
+});
+
+test('the page reports what it shows with its own size, and its leaving says "no renderer"', async ({
+  page,
+}) => {
+  const host = new FakeHost(lobby);
+  const server = await startPlayer(host);
+  await page.setViewportSize({ width: 800, height: 450 });
+  await page.goto(server.url);
+  await expect(page.getByTestId('device-name')).toHaveText('Lobby');
+  const ratio = await page.evaluate(() => window.devicePixelRatio);
+  await expect
+    .poll(() => host.reports.at(-1))
+    .toEqual({
+      showing: 'waiting',
+      display: { width: Math.round(800 * ratio), height: Math.round(450 * ratio) },
+    });
+  await page.close();
+  await expect.poll(() => host.reports.at(-1)).toEqual({ showing: 'no renderer' });
 });
 
 test('a state pushed by the agent replaces the one on screen', async ({ page }) => {

@@ -23,15 +23,20 @@ import { grants } from './http/auth';
 import { installAuth } from './http/auth-hook';
 import { boundClose } from './http/connections';
 import { answerRouterError, installErrorHandling, PATH_PARAM_MAX } from './http/errors';
+import { MdnsAnnouncement, type MdnsOptions } from './jobs/mdns';
 import { attachRealtime, type Hub } from './realtime/hub';
 import { boardRoutes } from './routes/boards';
 import { channelRoutes } from './routes/channels';
+import { commandRoutes } from './routes/commands';
 import { deviceRoutes } from './routes/devices';
 import { flowRoutes } from './routes/flows';
 import { healthRoutes } from './routes/health';
 import { metricRoutes } from './routes/metrics';
 import { notificationRoutes } from './routes/notifications';
+import { pairingRoutes } from './routes/pairings';
+import { playRoutes } from './routes/plays';
 import { playlistRoutes } from './routes/playlists';
+import { screenshotRoutes } from './routes/screenshots';
 import { scriptRoutes } from './routes/scripts';
 import { tokenRoutes } from './routes/tokens';
 import { widgetRoutes } from './routes/widgets';
@@ -45,7 +50,15 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** How long requests under way may hold `close()` before their connections are cut (http/connections.ts). */
   closeGraceMs?: number;
+  /**
+   * Announce the service over mDNS/DNS-SD once it listens (jobs/mdns.ts). Off unless given:
+   * server.ts turns it on (`--no-mdns` turns it off), tests only on loopback.
+   */
+  mdns?: MdnsOptions;
 }
+
+/** The version of the API, in the OpenAPI description and the mDNS announcement. */
+const API_VERSION = '5.2.0';
 
 export type App = FastifyInstance & {
   wallboard: ServiceContext;
@@ -63,6 +76,10 @@ const ROUTES = [
   boardRoutes,
   widgetRoutes,
   deviceRoutes,
+  pairingRoutes,
+  commandRoutes,
+  screenshotRoutes,
+  playRoutes,
   playlistRoutes,
   scriptRoutes,
 ];
@@ -73,10 +90,16 @@ const documentPermission: typeof jsonSchemaTransform = (input) => {
   const permission = input.route.config?.permission;
   if (!permission) return result;
   const schema = result.schema as { description?: string };
+  const scopes = TOKEN_SCOPES.filter(
+    (scope) =>
+      permission !== 'public' &&
+      grants(scope, permission) &&
+      (!input.route.config?.fullOnly || scope === 'full'),
+  );
   const line =
     permission === 'public'
       ? 'Needs no token.'
-      : `Permission: \`${permission}\` (scopes: ${TOKEN_SCOPES.filter((scope) => grants(scope, permission)).join(', ')}).`;
+      : `Permission: \`${permission}\` (scopes: ${scopes.join(', ')}).`;
   return {
     ...result,
     schema: {
@@ -109,7 +132,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     openapi: {
       info: {
         title: 'Wallboard service',
-        version: '5.2.0',
+        version: API_VERSION,
         description:
           'Boards, flows, channels, notifications, devices and tokens, with the extensions the client needs.',
       },
@@ -137,6 +160,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.addHook('onReady', async () => {
     await ctx.jobs.start();
   });
+  if (options.mdns) {
+    // Started once the port is known, which is after the other jobs.
+    const port = () => (app.server.address() as { port: number }).port;
+    const mdns = new MdnsAnnouncement(options.mdns, { version: API_VERSION, path: '/' }, port, ctx.log);
+    app.addHook('onListen', async () => mdns.start());
+    app.addHook('preClose', async () => mdns.stop());
+  }
   app.addHook('preClose', async () => {
     // Not awaited here (the server's close goes on meanwhile); a failure surfaces in onClose.
     ctx.jobs.stop().catch(() => undefined);

@@ -14,6 +14,9 @@ export const HELP = `Usage:
 Options:
   --port <port>            port to listen on (default 8787; 0 picks a free one)
   --host <address>         address to listen on (default 127.0.0.1)
+  --no-mdns                do not announce the service on the local network over mDNS/DNS-SD
+                           (_wallboard._tcp, so that screens find it without its address); it is
+                           announced unless it listens on loopback only
   --data <dir>             folder of the embedded store (default ./.wallboard-data)
   --database-url <url>     use PostgreSQL (postgres://user:pass@host/db) instead of the embedded store
   --offline-after <s>      seconds without a heartbeat before a device is offline (default ${DEFAULT_CONFIG.offlineAfterSeconds})
@@ -30,6 +33,8 @@ Options:
                            ... and none older than this (default ${DEFAULT_CONFIG.notificationRetentionDays})
   --scope <scope>          with "token create": full, readonly or affiliated
   --name <name>            with "token create": a note of what the token is for
+  --device <tag>           with "token create --scope affiliated": bind the token to that device, for
+                           which alone it acts (a screen's own credential; pairing makes one too)
   -h, --help               show this help
 
 Environment:
@@ -38,8 +43,17 @@ Environment:
 
 export type Command =
   | { kind: 'help' }
-  | { kind: 'serve'; port: number; host: string; store: StoreChoice; config: ServiceConfig; logLevel: string }
-  | { kind: 'token-create'; store: StoreChoice; scope: TokenScope; name: string }
+  | {
+      kind: 'serve';
+      port: number;
+      host: string;
+      store: StoreChoice;
+      config: ServiceConfig;
+      logLevel: string;
+      /** Announce over mDNS: asked (no --no-mdns) and reachable from the network (not loopback only). */
+      mdns: boolean;
+    }
+  | { kind: 'token-create'; store: StoreChoice; scope: TokenScope; name: string; deviceTag?: string }
   | { kind: 'backup'; dataDir: string; file: string }
   | { kind: 'restore'; dataDir: string; file: string };
 
@@ -60,6 +74,11 @@ function wholeNumber(name: string, value: string, min: number, max: number): num
   return number;
 }
 
+/** A service listening only on loopback cannot be reached by the screens an announcement would tell. */
+function loopbackOnly(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
 function httpAllow(list: string): HttpAllowPolicy {
   try {
     return parseHttpAllow(list);
@@ -73,9 +92,12 @@ export function parseCommand(argv: string[]): Command {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
+    // For --no-mdns.
+    allowNegative: true,
     options: {
       port: { type: 'string', default: '8787' },
       host: { type: 'string', default: '127.0.0.1' },
+      mdns: { type: 'boolean', default: true },
       data: { type: 'string', default: '.wallboard-data' },
       'database-url': { type: 'string' },
       'offline-after': { type: 'string', default: String(DEFAULT_CONFIG.offlineAfterSeconds) },
@@ -91,6 +113,7 @@ export function parseCommand(argv: string[]): Command {
       },
       scope: { type: 'string' },
       name: { type: 'string', default: '' },
+      device: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -117,7 +140,16 @@ export function parseCommand(argv: string[]): Command {
       throw new Error('the token command is "token create --scope <scope>"');
     const scope = tokenScopeSchema.safeParse(values.scope);
     if (!scope.success) throw new Error('--scope must be one of full, readonly, affiliated');
-    return { kind: 'token-create', store, scope: scope.data, name: values.name };
+    if (values.device !== undefined && scope.data !== 'affiliated') {
+      throw new Error('--device binds a token of scope affiliated only');
+    }
+    return {
+      kind: 'token-create',
+      store,
+      scope: scope.data,
+      name: values.name,
+      ...(values.device === undefined ? {} : { deviceTag: values.device }),
+    };
   }
   if (command !== undefined) throw new Error(`unknown command "${positionals.join(' ')}"; see --help`);
   if (!LOG_LEVELS.includes(values['log-level'])) {
@@ -129,6 +161,7 @@ export function parseCommand(argv: string[]): Command {
     host: values.host,
     store,
     logLevel: values['log-level'],
+    mdns: values.mdns && !loopbackOnly(values.host),
     config: {
       ...DEFAULT_CONFIG,
       offlineAfterSeconds: wholeNumber('offline-after', values['offline-after'], 1, 86400),

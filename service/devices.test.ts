@@ -269,8 +269,30 @@ describe('heartbeats', () => {
     expect(status.json()).toEqual({
       ...heartbeat,
       recoveries: ['renderer reloaded'],
+      failures: [],
       received_at: '2026-11-21T09:01:00.000Z',
     });
+  });
+
+  it('keeps what the screen could not show, with reasons and times, in the status', async () => {
+    await createDevice('failing');
+    const failures = [
+      {
+        item: 'media:https://cdn.test/lobby.mp4',
+        reason: 'download of https://cdn.test/lobby.mp4 failed: HTTP 404',
+        at: '2026-11-21T09:09:00.000Z',
+      },
+      {
+        item: 'board:brd_9',
+        reason: 'the service has no such board (deleted?)',
+        at: '2026-11-21T09:08:00.000Z',
+      },
+    ];
+    current = new Date('2026-11-21T09:10:00.000Z');
+    expect(
+      (await service.call('POST', '/devices/failing/heartbeat', { ...heartbeat, failures })).statusCode,
+    ).toBe(200);
+    expect((await service.call('GET', '/devices/failing/status')).json()).toMatchObject({ failures });
   });
 
   it('keeps a heartbeat with defaults and a null display', async () => {
@@ -281,6 +303,7 @@ describe('heartbeats', () => {
       ...heartbeat,
       display: null,
       recoveries: [],
+      failures: [],
       received_at: '2026-11-21T09:30:00.000Z',
     });
   });
@@ -292,6 +315,21 @@ describe('heartbeats', () => {
       [{ ...heartbeat, memory: { total_bytes: -1, used_bytes: 0 } }, 'body.memory.total_bytes'],
       [{ ...heartbeat, app_version: undefined }, 'body.app_version'],
       [{ ...heartbeat, surprise: true }, 'body.surprise'],
+      [
+        { ...heartbeat, failures: [{ item: 'board:b1', reason: 'x', at: 'yesterday' }] },
+        'body.failures.0.at',
+      ],
+      [
+        { ...heartbeat, failures: [{ item: 'board:b1', at: '2026-11-21T09:00:00.000Z' }] },
+        'body.failures.0.reason',
+      ],
+      [
+        {
+          ...heartbeat,
+          failures: Array(21).fill({ item: 'b', reason: 'r', at: '2026-11-21T09:00:00.000Z' }),
+        },
+        'body.failures',
+      ],
     ];
     for (const [body, path] of cases) {
       const response = await service.call('POST', '/devices/garbled/heartbeat', body);

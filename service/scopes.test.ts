@@ -10,6 +10,8 @@ interface Operation {
   method: string;
   path: string;
   permission: Permission | 'public';
+  /** The scopes the description says may call it. */
+  scopes: TokenScope[];
 }
 
 /** Every operation of the OpenAPI description, with the permission it documents. */
@@ -19,12 +21,18 @@ async function operations(): Promise<Operation[]> {
   };
   return Object.entries(openapi.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => {
-      const match = /Permission: `([a-z:]+)`/.exec(operation.description ?? '');
+      const match = /Permission: `([a-z:]+)` \(scopes: ([a-z, ]*)\)/.exec(operation.description ?? '');
       const isPublic = operation.description?.includes('Needs no token.');
       const permission = isPublic ? 'public' : (match?.[1] as Permission | undefined);
       if (!permission) throw new Error(`${method.toUpperCase()} ${path} documents no permission`);
+      const scopes = (match?.[2] ?? '').split(', ').filter(Boolean) as TokenScope[];
       // Path parameters get values that exist nowhere: the scope check comes before any lookup.
-      return { method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, 'nothing-here'), permission };
+      return {
+        method: method.toUpperCase(),
+        path: path.replace(/\{[^}]+\}/g, 'nothing-here'),
+        permission,
+        scopes,
+      };
     }),
   );
 }
@@ -39,7 +47,21 @@ describe('every route against every scope', () => {
   it('documents a permission for every route', async () => {
     const all = await operations();
     expect(all.length).toBeGreaterThan(40);
-    expect(all.filter((op) => op.permission === 'public').map((op) => op.path)).toEqual(['/health']);
+    expect(all.filter((op) => op.permission === 'public').map((op) => `${op.method} ${op.path}`)).toEqual([
+      'GET /health',
+      'POST /pairings',
+      'GET /pairings/nothing-here',
+    ]);
+  });
+
+  it('documents the scopes its permission grants, or full alone where a route asks for a full token', async () => {
+    for (const op of await operations()) {
+      if (op.permission === 'public') continue;
+      const granted = TOKEN_SCOPES.filter((scope) => grants(scope, op.permission as Permission));
+      const where = `${op.method} ${op.path}`;
+      if (where === 'POST /pairings/claim') expect(op.scopes, where).toEqual(['full']);
+      else expect([granted, ['full']], where).toContainEqual(op.scopes);
+    }
   });
 
   it('answers 401 to every route but the public ones when no token is sent', async () => {
@@ -61,7 +83,7 @@ describe('every route against every scope', () => {
       const body = op.method === 'GET' || op.method === 'DELETE' ? undefined : {};
       const response = await service.call(op.method as never, op.path, body, secrets[scope]);
       const where = `${scope}: ${op.method} ${op.path} (${op.permission}) answered ${response.statusCode}`;
-      if (grants(scope, op.permission)) {
+      if (op.scopes.includes(scope)) {
         expect([401, 403, 500], where).not.toContain(response.statusCode);
       } else {
         expect(response.statusCode, where).toBe(403);

@@ -35,6 +35,7 @@ async function run(command: Command): Promise<void> {
       scope: command.scope,
       name: command.name,
       secretHash: hashSecret(secret),
+      deviceTag: command.deviceTag,
     });
     await db.close();
     process.stdout.write(`${secret}\n`);
@@ -46,6 +47,7 @@ async function run(command: Command): Promise<void> {
     db,
     config: command.config,
     logger: logOptions('service', command.logLevel),
+    ...(command.mdns ? { mdns: {} } : {}),
   });
   closeOnSignals(() => stopService(app, db), {
     info: (line) => app.log.info(line),

@@ -1,6 +1,13 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCommand } from './cli-options';
+import { openStore } from './db/open';
 import { hashSecret, TokenAuthenticator } from './http/auth';
+import { DeviceRepository } from './repositories/devices';
 import type { StoredToken, TokenRepository } from './repositories/tokens';
+import { runServiceCommand } from './service-process';
 import { startTestService, type TestService } from './test-support';
 
 let service: TestService;
@@ -84,6 +91,58 @@ describe('tokens', () => {
     );
   });
 
+  it('binds an affiliated token to a device with device_tag; tokens without one show null', async () => {
+    await service.call('POST', '/devices', { tag: 'hall' });
+    const created = await service.call('POST', '/account/tokens', {
+      scope: 'affiliated',
+      device_tag: 'hall',
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ scope: 'affiliated', device_tag: 'hall' });
+    const listed = (await service.call('GET', '/account/tokens')).json() as {
+      id: string;
+      device_tag: unknown;
+    }[];
+    expect(listed.find((token) => token.id === created.json().id)?.device_tag).toBe('hall');
+    expect(listed.filter((token) => token.id !== created.json().id).every((t) => t.device_tag === null)).toBe(
+      true,
+    );
+  });
+
+  it('refuses device_tag with another scope, or naming no device, with 400 on body.device_tag', async () => {
+    await service.call('POST', '/devices', { tag: 'porch' });
+    for (const scope of ['full', 'readonly']) {
+      const refused = await service.call('POST', '/account/tokens', { scope, device_tag: 'porch' });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error.details).toEqual([
+        { path: 'body.device_tag', message: 'only a token of scope "affiliated" can be bound to a device' },
+      ]);
+    }
+    const unknown = await service.call('POST', '/account/tokens', {
+      scope: 'affiliated',
+      device_tag: 'nowhere',
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error).toMatchObject({
+      message: 'device nowhere does not exist',
+      details: [{ path: 'body.device_tag', message: 'must name an existing device' }],
+    });
+  });
+
+  it("deletes a device's own tokens with it, refused at once though they were in use", async () => {
+    await service.call('POST', '/devices', { tag: 'attic' });
+    const secret = (
+      await service.call('POST', '/account/tokens', { scope: 'affiliated', device_tag: 'attic' })
+    ).json().token;
+    const unbound = await service.tokenOf('affiliated');
+    expect((await service.call('GET', '/devices/attic', undefined, secret)).statusCode).toBe(200);
+    expect((await service.call('DELETE', '/devices/attic')).statusCode).toBe(204);
+    expect((await service.call('GET', '/devices', undefined, secret)).statusCode).toBe(401);
+    expect((await service.call('GET', '/devices', undefined, unbound)).statusCode).toBe(200);
+    const listed = (await service.call('GET', '/account/tokens')).json() as { device_tag: unknown }[];
+    expect(listed.filter((token) => token.device_tag === 'attic')).toEqual([]);
+  });
+
   it('refuses bad creation bodies with details naming the field', async () => {
     const response = await service.call('POST', '/account/tokens', { scope: 'superuser' });
     expect(response.statusCode).toBe(400);
@@ -91,6 +150,38 @@ describe('tokens', () => {
       code: 'invalid_request',
       details: [{ path: 'body.scope' }],
     });
+  });
+});
+
+describe('token create --device', () => {
+  it('binds a token of scope affiliated to an existing device, and refuses anything else', async () => {
+    expect(() => parseCommand(['token', 'create', '--scope', 'full', '--device', 'lobby'])).toThrow(
+      '--device binds a token of scope affiliated only',
+    );
+    const dataDir = await mkdtemp(join(tmpdir(), 'wallboard-tokens-'));
+    try {
+      const store = await openStore({ dataDir });
+      await new DeviceRepository(store).create({
+        tag: 'lobby',
+        name: '',
+        description: '',
+        playlist_id: null,
+      });
+      await store.close();
+      const args = ['token', 'create', '--scope', 'affiliated', '--data', dataDir, '--device'];
+      const unknown = await runServiceCommand([...args, 'nowhere']);
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toContain('device nowhere does not exist');
+      const created = await runServiceCommand([...args, 'lobby']);
+      expect(created.code).toBe(0);
+      const db = await openStore({ dataDir });
+      const rows = await db.kysely.selectFrom('tokens').select(['scope', 'device_tag']).execute();
+      await db.close();
+      expect(rows).toEqual([{ scope: 'affiliated', device_tag: 'lobby' }]);
+      expect(created.stdout).toMatch(/^wb_\S+\n$/);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -159,6 +250,7 @@ describe('the token cache', () => {
           secret_hash: hashSecret(name),
           created_at: new Date(0).toISOString(),
           last_used_at: null,
+          device_tag: null,
         },
       ]),
     );

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { PlayerState, WallboardBridge } from '../../src/shared/bridge';
 import { Player } from './player/player';
+import { SetupScreen } from './pairing-screen';
 import { FlowStore } from './store/flow-store';
 import { WaitingScreen } from './waiting-screen';
 
@@ -34,6 +35,10 @@ export function App({ bridge }: { bridge: WallboardBridge | null }) {
   }
   if (!state) {
     return <WaitingScreen headline="Wallboard" detail="Starting…" />;
+  }
+  // Looking for a service, pairing, or refused: the whole screen says so, cached content or not.
+  if (state.setup) {
+    return <SetupScreen setup={state.setup} device={state.device} bridge={bridge} />;
   }
   return (
     <Player

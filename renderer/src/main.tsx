@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { findBridge } from './bridge';
+import { RemoteCommands } from './remote-commands';
 import './styles.css';
 
 const container = document.getElementById('root');
@@ -13,6 +14,7 @@ findBridge((bridge) =>
   root.render(
     <StrictMode>
       <App bridge={bridge} />
+      {bridge && <RemoteCommands bridge={bridge} />}
     </StrictMode>,
   ),
 );

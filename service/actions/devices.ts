@@ -4,10 +4,12 @@ import type { Emit } from '../realtime/publisher';
 import { rooms } from '../realtime/rooms';
 import { DeviceRepository, unknownPlaylist } from '../repositories/devices';
 import { PlaylistRepository } from '../repositories/playlists';
+import { TokenRepository } from '../repositories/tokens';
 
 /**
  * Devices and their presence. A device is online from its first heartbeat until it says it goes
- * offline, or until no heartbeat came for `config.offlineAfterSeconds` (the sweep, a job).
+ * offline, until its socket is gone for longer than a short grace (realtime/presence.ts), or
+ * until no heartbeat came for `config.offlineAfterSeconds` (the sweep, a job).
  */
 
 function announce(emit: Emit, tag: string): void {
@@ -40,13 +42,19 @@ export async function updateDevice(
   });
 }
 
-/** False when there is no such device. */
-export function deleteDevice(ctx: ServiceContext, tag: string): Promise<boolean> {
-  return ctx.events.transaction(async (tx, emit) => {
+/**
+ * False when there is no such device. Its own tokens are deleted with it (the store cascades),
+ * and the authenticator is told, so that they are refused, and their sockets cut, at once.
+ */
+export async function deleteDevice(ctx: ServiceContext, tag: string): Promise<boolean> {
+  const { gone, tokenIds } = await ctx.events.transaction(async (tx, emit) => {
+    const tokenIds = await new TokenRepository(tx).idsBoundTo(tag);
     const gone = await new DeviceRepository(tx).delete(tag);
     if (gone) announce(emit, tag);
-    return gone;
+    return { gone, tokenIds };
   });
+  for (const id of tokenIds) ctx.auth.forget(id);
+  return gone;
 }
 
 /**
@@ -77,6 +85,20 @@ export async function recordGoingOffline(ctx: ServiceContext, tag: string): Prom
     if (!change) return null;
     announce(emit, tag);
     return change.device;
+  });
+}
+
+/**
+ * The last socket of the device went at `since` and none came back within the grace
+ * (realtime/presence.ts): it is offline, unless a heartbeat arrived since, which proves it plays
+ * on (a socket blocked on the way, or one on another process of the service). True when it was
+ * turned offline.
+ */
+export async function recordSocketGone(ctx: ServiceContext, tag: string, since: Date): Promise<boolean> {
+  return ctx.events.transaction(async (tx, emit) => {
+    const turned = await new DeviceRepository(tx).markOfflineIfSilentSince(tag, since);
+    if (turned) announce(emit, tag);
+    return turned;
   });
 }
 

@@ -1,5 +1,7 @@
 import { sql, type ColumnDefinitionBuilder, type SqlBool } from 'kysely';
 import type { Queryable, StoreKind } from './database';
+import { commandsAndPlays } from './migrations/commands';
+import { pairings } from './migrations/pairings';
 
 /**
  * Versioned schema migrations for both stores, applied in order, each once, each in its own
@@ -197,4 +199,6 @@ async function scripts({ kysely, kind }: Queryable): Promise<void> {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', up: initial },
   { version: 2, name: 'scripts', up: scripts },
+  { version: 3, name: 'pairings', up: pairings },
+  { version: 4, name: 'commands', up: commandsAndPlays },
 ];

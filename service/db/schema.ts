@@ -37,6 +37,8 @@ export interface TokensTable {
   secret_hash: string;
   created_at: DefaultTimestamp;
   last_used_at: NullableTimestamp;
+  /** The device the token acts for alone (migration 3), or null. */
+  device_tag: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ChannelsTable {
@@ -149,6 +151,55 @@ export interface ScriptRunsTable {
   error: string | null;
 }
 
+/** A screen's pairing by a code (migration 3). */
+export interface PairingsTable {
+  id: string;
+  code: string;
+  secret_hash: string;
+  created_at: DefaultTimestamp;
+  expires_at: Timestamp;
+  claimed_at: NullableTimestamp;
+  device_tag: ColumnType<string | null, string | null | undefined, string | null>;
+  token_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The claimed token's secret, until its device reads it. */
+  token_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  read_at: NullableTimestamp;
+}
+
+/** A remote command to a device (migration 4). */
+export interface CommandsTable {
+  id: string;
+  device_id: string;
+  type: 'reload' | 'restart' | 'identify' | 'screenshot';
+  status: 'queued' | 'delivered' | 'done' | 'failed';
+  reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+/** The newest screenshot of a device (migration 4): SQLite reads a blob as Uint8Array, pg as Buffer. */
+export interface ScreenshotsTable {
+  device_id: string;
+  png: ColumnType<Uint8Array, Uint8Array, Uint8Array>;
+  width: number;
+  height: number;
+  taken_at: Timestamp;
+}
+
+/** Proof of play: one item's turn on a screen (migration 4). */
+export interface PlaysTable {
+  id: string;
+  device_id: string;
+  type: 'board' | 'image' | 'video';
+  board_id: string | null;
+  url: string | null;
+  channel_id: string | null;
+  started_at: Timestamp;
+  ended_at: Timestamp;
+  received_at: DefaultTimestamp;
+}
+
 export interface Schema {
   schema_migrations: SchemaMigrationsTable;
   tokens: TokensTable;
@@ -162,4 +213,8 @@ export interface Schema {
   events: EventsTable;
   scripts: ScriptsTable;
   script_runs: ScriptRunsTable;
+  commands: CommandsTable;
+  screenshots: ScreenshotsTable;
+  plays: PlaysTable;
+  pairings: PairingsTable;
 }

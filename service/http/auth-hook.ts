@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** What the route needs of the caller's token; `public` needs no token. */
     permission?: Permission | 'public';
+    /** Only a `full` token may, though the permission alone grants more scopes (claiming a pairing). */
+    fullOnly?: true;
   }
   interface FastifyRequest {
     token: StoredToken | null;
@@ -34,7 +36,8 @@ export function installAuth(app: FastifyInstance, auth: TokenAuthenticator): voi
         .send(errorBody('rate_limited', error.message));
     }
     if (!token) throw new HttpError(401, 'unauthorized', UNAUTHORIZED_MESSAGE);
-    if (!permission || !grants(token.scope, permission)) {
+    const { fullOnly } = request.routeOptions.config;
+    if (!permission || !grants(token.scope, permission) || (fullOnly && token.scope !== 'full')) {
       throw new HttpError(
         403,
         'forbidden',

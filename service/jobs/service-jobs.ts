@@ -1,6 +1,8 @@
 import { sweepPresence } from '../actions/devices';
 import type { ServiceContext } from '../context';
+import { commandsPass, COMMANDS_PASS_INTERVAL_MS } from './commands';
 import { Jobs, every } from './jobs';
+import { pairingExpiry } from './pairings';
 import { pruneStore, RETENTION_INTERVAL_MS } from './retention';
 import { ScriptJob } from './scripts';
 
@@ -20,5 +22,8 @@ export function serviceJobs(ctx: ServiceContext): ServiceJobs {
     every(ctx, 'presence sweep', sweepIntervalMs(ctx.config.offlineAfterSeconds), () => sweepPresence(ctx)),
   );
   jobs.add(every(ctx, 'pruning the store', RETENTION_INTERVAL_MS, () => pruneStore(ctx)));
+  jobs.add(pairingExpiry(ctx));
+  // A command is failed as expired at most a minute after its time.
+  jobs.add(every(ctx, 'commands and plays', COMMANDS_PASS_INTERVAL_MS, () => commandsPass(ctx)));
   return Object.assign(jobs, { scripts: jobs.add(new ScriptJob(ctx)) });
 }

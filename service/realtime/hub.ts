@@ -13,6 +13,7 @@ import { AuthRateLimited, grants, secretFromHeader } from '../http/auth';
 import { UNAUTHORIZED_MESSAGE } from '../http/auth-hook';
 import { TokenBucket, type Rate } from '../http/rate-limit';
 import { EventRepository } from '../repositories/events';
+import { PING_INTERVAL_MS, PING_TIMEOUT_MS, SocketPresence } from './presence';
 import { Gate, replay } from './replay';
 import { Subscriber } from './subscriber';
 import { roomsOfDevices } from './subscriptions';
@@ -68,6 +69,9 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
   const io: Hub = new Server(app.server, {
     serveClient: false,
     cors: { origin: false },
+    // A dead connection (power cut) is dropped within 10 s: presence follows the sockets.
+    pingInterval: PING_INTERVAL_MS,
+    pingTimeout: PING_TIMEOUT_MS,
     // A device reconnecting while the app closes is turned away, not kept open to hold the close.
     allowRequest: (_request, answer) => answer(closing ? 'the service is stopping' : null, !closing),
   });
@@ -78,6 +82,7 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
     (error) => app.log.error({ err: error }, 'resubscribe failed'),
   );
   const byToken = new Map<string, Set<DeviceSocket>>();
+  const presence = new SocketPresence(ctx);
 
   io.use(async (socket, next) => {
     const secret = secretOf(socket);
@@ -123,12 +128,21 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
     const refuse = (error: string) => ack({ resync: true, events: [], last_event_id: 0, error });
     const parsed = helloSchema.safeParse(raw);
     if (!parsed.success) return refuse(`invalid hello: ${describeIssues(parsed.error)}`);
-    if (!(await ctx.auth.authenticate(socket.data.secret))) {
+    const token = await ctx.auth.authenticate(socket.data.secret);
+    if (!token) {
       refuse(UNAUTHORIZED_MESSAGE);
       socket.disconnect(true);
       return;
     }
+    // A device's own token listens as that device only (docs/api.md, device-bound tokens).
+    if (token.device_tag && token.device_tag !== parsed.data.device_tag) {
+      return refuse(
+        `this token is bound to device ${token.device_tag}; it may say hello as that device only`,
+      );
+    }
     socket.data.deviceTag = parsed.data.device_tag;
+    // A socket gone while its token was checked has already left presence: it must not come back.
+    if (socket.connected) presence.hello(socket.id, parsed.data.device_tag);
     await subscriber.update([socket]);
     ack(await replays.run(() => replay(log, parsed.data.last_event_id, [...socket.data.rooms])));
   }
@@ -137,6 +151,7 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
     // Deleted between the handshake's check and now.
     if (ctx.auth.isRevoked(socket.data.tokenId)) return void socket.disconnect(true);
     track(socket);
+    socket.on('disconnect', () => presence.gone(socket.id));
     socket.on('hello', (raw, ack) => {
       // Counted before anything else, so even a flood without acknowledgements is cut off.
       if (!socket.data.hellos.take()) {
@@ -188,6 +203,7 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
   // listens next.
   app.addHook('preClose', async () => {
     closing = true;
+    presence.close();
     io.engine.close();
   });
   app.addHook('onClose', async () => {

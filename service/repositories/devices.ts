@@ -161,6 +161,19 @@ export class DeviceRepository {
     return this.changePresence(tag, { online: false });
   }
 
+  /** Turns the device offline when it is online and was last seen at or before `since`; whether it did. */
+  async markOfflineIfSilentSince(tag: string, since: Date): Promise<boolean> {
+    const row = await this.db.kysely
+      .updateTable('devices')
+      .set({ online: false })
+      .where('tag', '=', tag)
+      .where('online', '=', true)
+      .where('last_seen_date', '<=', since.toISOString())
+      .returning('tag')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Turns offline every online device last seen before `cutoff`; their tags. */
   async markSilentOffline(cutoff: Date): Promise<string[]> {
     const rows = await this.db.kysely

@@ -22,6 +22,8 @@ function fromRow(row: Selectable<NotificationsTable>): Notification {
 
 export interface NotificationQuery {
   channelId?: string;
+  /** Only those of these channels (a device-bound token's). */
+  channelIds?: readonly string[];
   /** Only those created strictly after this instant. */
   since?: Date;
   limit: number;
@@ -52,11 +54,13 @@ export class NotificationRepository {
 
   /** Newest first. */
   async list(query: NotificationQuery): Promise<Notification[]> {
-    const { channelId, since } = query;
+    const { channelId, channelIds, since } = query;
+    if (channelIds?.length === 0) return [];
     const rows = await this.db.kysely
       .selectFrom('notifications')
       .selectAll()
       .$if(channelId !== undefined, (q) => q.where('channel_id', '=', channelId as string))
+      .$if(channelIds !== undefined, (q) => q.where('channel_id', 'in', channelIds as string[]))
       .$if(since !== undefined, (q) => q.where('created_at', '>', (since as Date).toISOString()))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')

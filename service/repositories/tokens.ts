@@ -2,7 +2,9 @@ import type { Selectable } from 'kysely';
 import type { Token, TokenScope } from '../../src/shared/token';
 import type { Queryable } from '../db/database';
 import type { TokensTable } from '../db/schema';
+import { invalid } from '../domain/errors';
 import { newId } from '../ids';
+import { refusing } from './refusals';
 import { iso, isoRequired } from './rows';
 
 export interface StoredToken extends Token {
@@ -17,6 +19,7 @@ function fromRow(row: Selectable<TokensTable>): StoredToken {
     secret_hash: row.secret_hash,
     created_at: isoRequired(row.created_at),
     last_used_at: iso(row.last_used_at),
+    device_tag: row.device_tag,
   };
 }
 
@@ -24,16 +27,43 @@ export function publicToken({ secret_hash: _hash, ...token }: StoredToken): Toke
   return token;
 }
 
+export const unknownDevice = (tag: string) =>
+  invalid(`device ${tag} does not exist`, [
+    { path: 'body.device_tag', message: 'must name an existing device' },
+  ]);
+
 export class TokenRepository {
   constructor(private readonly db: Queryable) {}
 
-  async create(input: { scope: TokenScope; name: string; secretHash: string }): Promise<StoredToken> {
-    const row = await this.db.kysely
+  /** Invalid when `deviceTag` names no device. */
+  async create(input: {
+    scope: TokenScope;
+    name: string;
+    secretHash: string;
+    deviceTag?: string | null;
+  }): Promise<StoredToken> {
+    const insert = this.db.kysely
       .insertInto('tokens')
-      .values({ id: newId('tok'), scope: input.scope, name: input.name, secret_hash: input.secretHash })
+      .values({
+        id: newId('tok'),
+        scope: input.scope,
+        name: input.name,
+        secret_hash: input.secretHash,
+        device_tag: input.deviceTag ?? null,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
-    return fromRow(row);
+    return fromRow(await refusing(insert, { foreignKey: () => unknownDevice(input.deviceTag ?? '') }));
+  }
+
+  /** The ids of the tokens bound to the device `tag`. */
+  async idsBoundTo(tag: string): Promise<string[]> {
+    const rows = await this.db.kysely
+      .selectFrom('tokens')
+      .select('id')
+      .where('device_tag', '=', tag)
+      .execute();
+    return rows.map((row) => row.id);
   }
 
   async list(scopes: readonly TokenScope[]): Promise<StoredToken[]> {

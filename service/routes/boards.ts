@@ -7,6 +7,7 @@ import { createBoard, deleteBoard, importBoard, updateBoard } from '../actions/b
 import { buildExport } from '../boards/export';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
+import { visibilityOf } from '../http/device-scope';
 import { BoardRepository } from '../repositories/boards';
 
 const boardParams = z.object({ id: idSchema });
@@ -28,7 +29,10 @@ export function boardRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 200: z.array(boardSchema) },
         },
       },
-      async () => boards.list(),
+      async (request) => {
+        const visible = await visibilityOf(ctx.db, request);
+        return (await boards.list()).filter((board) => visible.board(board.id));
+      },
     );
 
     app.get(
@@ -43,7 +47,8 @@ export function boardRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const board = await boards.get(request.params.id);
+        const visible = await visibilityOf(ctx.db, request);
+        const board = visible.board(request.params.id) ? await boards.get(request.params.id) : null;
         if (!board) throw notFound(`board ${request.params.id}`);
         return board;
       },
@@ -62,7 +67,10 @@ export function boardRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const exported = await buildExport(ctx.db, request.params.id);
+        const visible = await visibilityOf(ctx.db, request);
+        const exported = visible.board(request.params.id)
+          ? await buildExport(ctx.db, request.params.id)
+          : null;
         if (!exported) throw notFound(`board ${request.params.id}`);
         return exported;
       },

@@ -5,6 +5,7 @@ import { idSchema } from '../../src/shared/common';
 import { createChannel, deleteChannel, updateChannel } from '../actions/channels';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
+import { visibilityOf } from '../http/device-scope';
 import { ChannelRepository } from '../repositories/channels';
 
 const idParams = z.object({ id: idSchema });
@@ -23,7 +24,10 @@ export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 200: z.array(channelSchema) },
         },
       },
-      async () => channels.list(),
+      async (request) => {
+        const visible = await visibilityOf(ctx.db, request);
+        return (await channels.list()).filter((channel) => visible.channel(channel.id));
+      },
     );
 
     app.get(
@@ -38,7 +42,8 @@ export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const channel = await channels.get(request.params.id);
+        const visible = await visibilityOf(ctx.db, request);
+        const channel = visible.channel(request.params.id) ? await channels.get(request.params.id) : null;
         if (!channel) throw notFound(`channel ${request.params.id}`);
         return channel;
       },

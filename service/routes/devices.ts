@@ -17,6 +17,7 @@ import {
 } from '../actions/devices';
 import type { ServiceContext } from '../context';
 import { DomainError, notFound } from '../domain/errors';
+import { checkDevice, refuseDeviceBound } from '../http/device-scope';
 import { DeviceRepository } from '../repositories/devices';
 import { PlaylistRepository } from '../repositories/playlists';
 
@@ -42,7 +43,10 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 200: z.array(deviceSchema) },
         },
       },
-      async () => devices.list(),
+      async (request) => {
+        const bound = request.token?.device_tag;
+        return (await devices.list()).filter((device) => !bound || device.tag === bound);
+      },
     );
 
     app.get(
@@ -57,6 +61,7 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
+        checkDevice(request, request.params.tag);
         const device = await devices.findByTag(request.params.tag);
         if (!device) throw deviceNotFound(request.params.tag);
         return device;
@@ -74,7 +79,10 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 201: deviceSchema },
         },
       },
-      async (request, reply) => reply.status(201).send(await createDevice(ctx, request.body)),
+      async (request, reply) => {
+        refuseDeviceBound(request, 'create devices');
+        return reply.status(201).send(await createDevice(ctx, request.body));
+      },
     );
 
     app.patch(
@@ -90,6 +98,9 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
+        checkDevice(request, request.params.tag);
+        // Which playlist a screen plays is the operator's choice, not the screen's.
+        if (request.body.playlist_id !== undefined) refuseDeviceBound(request, 'choose its playlist');
         const device = await updateDevice(ctx, request.params.tag, request.body);
         if (!device) throw deviceNotFound(request.params.tag);
         return device;
@@ -126,6 +137,7 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
+        checkDevice(request, request.params.tag);
         const device = await recordHeartbeat(ctx, request.params.tag, request.body, request.ip);
         if (!device) throw deviceNotFound(request.params.tag);
         return device;
@@ -145,6 +157,7 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { tag } = request.params;
+        checkDevice(request, tag);
         const diagnostics = await devices.diagnostics(tag);
         if (diagnostics === undefined) throw deviceNotFound(tag);
         if (diagnostics === null) {
@@ -166,6 +179,7 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
+        checkDevice(request, request.params.tag);
         const device = await recordGoingOffline(ctx, request.params.tag);
         if (!device) throw deviceNotFound(request.params.tag);
         return device;
@@ -185,6 +199,7 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { tag } = request.params;
+        checkDevice(request, tag);
         const device = await devices.findByTag(tag);
         if (!device) throw deviceNotFound(tag);
         const playlist = device.playlist_id ? await playlists.find(device.playlist_id) : null;

@@ -5,6 +5,7 @@ import { flowCreateSchema, flowSchema, flowUpdateSchema } from '../../src/shared
 import { createFlow, deleteFlow, updateFlow } from '../actions/flows';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
+import { visibilityOf } from '../http/device-scope';
 import { FlowRepository } from '../repositories/flows';
 
 const idParams = z.object({ id: idSchema });
@@ -23,7 +24,10 @@ export function flowRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 200: z.array(flowSchema) },
         },
       },
-      async () => flows.list(),
+      async (request) => {
+        const visible = await visibilityOf(ctx.db, request);
+        return (await flows.list()).filter((flow) => visible.flow(flow.id));
+      },
     );
 
     app.get(
@@ -38,7 +42,8 @@ export function flowRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const flow = await flows.get(request.params.id);
+        const visible = await visibilityOf(ctx.db, request);
+        const flow = visible.flow(request.params.id) ? await flows.get(request.params.id) : null;
         if (!flow) throw notFound(`flow ${request.params.id}`);
         return flow;
       },

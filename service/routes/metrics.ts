@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { tagSchema } from '../../src/shared/common';
@@ -8,6 +9,7 @@ import { setFlowErrored } from '../actions/flows';
 import { writeManyMetrics, writeMetrics } from '../actions/write-metrics';
 import type { ServiceContext } from '../context';
 import { invalid, notFound } from '../domain/errors';
+import { visibilityOf, type Visibility } from '../http/device-scope';
 import {
   FlowRepository,
   type MetricsCheck,
@@ -80,12 +82,18 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
    * the others written. The writes go in one transaction, so a failure of the store (a 500)
    * leaves every flow as it was rather than some written.
    */
-  const writeMany = async (entries: Record<string, unknown>, kind: 'replace' | 'merge') => {
+  const writeMany = async (
+    entries: Record<string, unknown>,
+    kind: 'replace' | 'merge',
+    visible: Visibility,
+  ) => {
     const checked = Object.entries(entries).map(([tag, value]) => {
       const prefix = `body.data.${tag}`;
       // A key that is no tag names no flow, and one with a NUL in it would fail in the store.
       const named = tagSchema.safeParse(tag);
       if (!named.success) return { tag, issues: prefixed(toFieldIssues(named.error), prefix) };
+      // A flow a device-bound token does not show is, for it, one that does not exist.
+      if (!visible.flowTag(tag)) return { tag, hidden: true };
       const shape = metricsDataSchema.safeParse(value);
       return shape.success
         ? { tag, write: { tag, change: writeOf(kind, shape.data), check: checkUnder(prefix) } }
@@ -97,9 +105,13 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
     );
     const results = written.values();
     const answer: BatchAnswer = { updated: [], skipped: [], errors: [] };
-    for (const { tag, issues } of checked) {
+    for (const { tag, issues, hidden } of checked) {
       if (issues) {
         answer.errors.push({ tag, details: issues });
+        continue;
+      }
+      if (hidden) {
+        answer.skipped.push(tag);
         continue;
       }
       const result = results.next().value as MetricsWriteResult;
@@ -108,6 +120,11 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       else answer.errors.push({ tag, details: result.details });
     }
     return answer;
+  };
+
+  /** A flow a device-bound token does not show is answered 404, as an unknown one. */
+  const checkFlow = async (request: FastifyRequest, tag: string) => {
+    if (!(await visibilityOf(ctx.db, request)).flowTag(tag)) throw notFound(`flow ${tag}`);
   };
 
   return async (app) => {
@@ -131,6 +148,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           },
         },
         async (request) => {
+          await checkFlow(request, request.params.tag);
           const data = await flows.readData(request.params.tag);
           if (!data) throw notFound(`flow ${request.params.tag}`);
           return data;
@@ -150,7 +168,10 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
             response: { 200: metricsDataSchema },
           },
         },
-        async (request) => writeOne(request.params.tag, writeOf('replace', request.body)),
+        async (request) => {
+          await checkFlow(request, request.params.tag);
+          return writeOne(request.params.tag, writeOf('replace', request.body));
+        },
       );
 
       app.patch(
@@ -166,7 +187,10 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
             response: { 200: metricsDataSchema },
           },
         },
-        async (request) => writeOne(request.params.tag, writeOf('merge', request.body)),
+        async (request) => {
+          await checkFlow(request, request.params.tag);
+          return writeOne(request.params.tag, writeOf('merge', request.body));
+        },
       );
     }
 
@@ -181,7 +205,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 200: batchAnswer },
         },
       },
-      async (request) => writeMany(request.body.data, 'replace'),
+      async (request) => writeMany(request.body.data, 'replace', await visibilityOf(ctx.db, request)),
     );
 
     app.patch(
@@ -195,7 +219,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 200: batchAnswer },
         },
       },
-      async (request) => writeMany(request.body.data, 'merge'),
+      async (request) => writeMany(request.body.data, 'merge', await visibilityOf(ctx.db, request)),
     );
 
     app.post(
@@ -211,6 +235,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
+        await checkFlow(request, request.params.tag);
         const flow = await setFlowErrored(ctx, request.params.tag, request.body?.errored ?? true);
         if (!flow) throw notFound(`flow ${request.params.tag}`);
         return flow;

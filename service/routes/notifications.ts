@@ -6,7 +6,9 @@ import { notificationCreateSchema, notificationSchema } from '../../src/shared/n
 import { deleteNotification, notifyChannel, notifyFlowChannel } from '../actions/notify';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
+import { visibilityOf } from '../http/device-scope';
 import { ChannelRepository } from '../repositories/channels';
+import { FlowRepository } from '../repositories/flows';
 import { NotificationRepository } from '../repositories/notifications';
 
 const NOTIFICATION_LIST_DEFAULT = 100;
@@ -29,10 +31,12 @@ const created = { 201: notificationSchema };
 export function notificationRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const notifications = new NotificationRepository(ctx.db);
   const channels = new ChannelRepository(ctx.db);
+  const flows = new FlowRepository(ctx.db);
 
-  const list = (query: ListQuery, channelId?: string) =>
+  const list = (query: ListQuery, channelId?: string, channelIds?: string[]) =>
     notifications.list({
       channelId,
+      channelIds,
       limit: query.limit,
       since: query.since === undefined ? undefined : new Date(query.since),
     });
@@ -49,7 +53,7 @@ export function notificationRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 200: z.array(notificationSchema) },
         },
       },
-      async (request) => list(request.query),
+      async (request) => list(request.query, undefined, (await visibilityOf(ctx.db, request)).channelIds()),
     );
 
     app.get(
@@ -65,7 +69,10 @@ export function notificationRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        if (!(await channels.get(request.params.id))) throw notFound(`channel ${request.params.id}`);
+        const visible = await visibilityOf(ctx.db, request);
+        if (!visible.channel(request.params.id) || !(await channels.get(request.params.id))) {
+          throw notFound(`channel ${request.params.id}`);
+        }
         return list(request.query, request.params.id);
       },
     );
@@ -82,8 +89,11 @@ export function notificationRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: created,
         },
       },
-      async (request, reply) =>
-        reply.status(201).send(await notifyChannel(ctx, request.params.channel_id, request.body)),
+      async (request, reply) => {
+        const { channel_id: channel } = request.params;
+        if (!(await visibilityOf(ctx.db, request)).channel(channel)) throw notFound(`channel ${channel}`);
+        return reply.status(201).send(await notifyChannel(ctx, channel, request.body));
+      },
     );
 
     app.post(
@@ -98,8 +108,17 @@ export function notificationRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: created,
         },
       },
-      async (request, reply) =>
-        reply.status(201).send(await notifyFlowChannel(ctx, request.params.tag, request.body)),
+      async (request, reply) => {
+        const { tag } = request.params;
+        const visible = await visibilityOf(ctx.db, request);
+        if (visible.boundTo) {
+          // A screen's token notifies through the flows it shows, into the channels it shows.
+          const flow = visible.flowTag(tag) ? await flows.getByTag(tag) : null;
+          if (!flow || (flow.channel_id !== null && !visible.channel(flow.channel_id)))
+            throw notFound(`flow ${tag}`);
+        }
+        return reply.status(201).send(await notifyFlowChannel(ctx, tag, request.body));
+      },
     );
 
     app.delete(

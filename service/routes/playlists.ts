@@ -5,6 +5,7 @@ import { playlistCreateSchema, playlistSchema, playlistUpdateSchema } from '../.
 import { createPlaylist, deletePlaylist, updatePlaylist } from '../actions/playlists';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
+import { visibilityOf } from '../http/device-scope';
 import { PlaylistRepository } from '../repositories/playlists';
 
 const idParams = z.object({ id: idSchema });
@@ -23,7 +24,10 @@ export function playlistRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 200: z.array(playlistSchema) },
         },
       },
-      async () => playlists.list(),
+      async (request) => {
+        const visible = await visibilityOf(ctx.db, request);
+        return (await playlists.list()).filter((playlist) => visible.playlist(playlist.id));
+      },
     );
 
     app.get(
@@ -38,7 +42,8 @@ export function playlistRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const playlist = await playlists.find(request.params.id);
+        const visible = await visibilityOf(ctx.db, request);
+        const playlist = visible.playlist(request.params.id) ? await playlists.find(request.params.id) : null;
         if (!playlist) throw notFound(`playlist ${request.params.id}`);
         return playlist;
       },

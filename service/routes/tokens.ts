@@ -10,10 +10,12 @@ import {
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
 import { hashSecret, newSecret } from '../http/auth';
-import { publicToken, TokenRepository } from '../repositories/tokens';
+import { DeviceRepository } from '../repositories/devices';
+import { publicToken, TokenRepository, unknownDevice } from '../repositories/tokens';
 
 export function tokenRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const tokens = new TokenRepository(ctx.db);
+  const devices = new DeviceRepository(ctx.db);
   return async (app) => {
     app.get(
       '/account/tokens',
@@ -35,14 +37,18 @@ export function tokenRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         config: { permission: 'tokens:write' },
         schema: {
           tags: ['tokens'],
-          summary: 'Creates a token; its secret is in this answer only',
+          summary:
+            'Creates a token; its secret is in this answer only. `device_tag` (scope affiliated) binds it to that device',
           body: tokenCreateSchema,
           response: { 201: tokenCreatedSchema },
         },
       },
       async (request, reply) => {
+        const { scope, name, device_tag: deviceTag } = request.body;
+        // Checked first for a clear answer; the store still refuses a device deleted meanwhile.
+        if (deviceTag !== undefined && !(await devices.findByTag(deviceTag))) throw unknownDevice(deviceTag);
         const secret = newSecret();
-        const token = await tokens.create({ ...request.body, secretHash: hashSecret(secret) });
+        const token = await tokens.create({ scope, name, deviceTag, secretHash: hashSecret(secret) });
         return reply.status(201).send({ ...publicToken(token), token: secret });
       },
     );

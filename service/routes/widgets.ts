@@ -5,6 +5,7 @@ import { widgetCreateSchema, widgetSchema, widgetUpdateSchema } from '../../src/
 import { createWidget, deleteWidget, updateWidget } from '../actions/widgets';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
+import { visibilityOf } from '../http/device-scope';
 import { BoardRepository } from '../repositories/boards';
 import { WidgetRepository } from '../repositories/widgets';
 
@@ -31,7 +32,10 @@ export function widgetRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        if (!(await boards.get(request.params.id))) throw notFound(`board ${request.params.id}`);
+        const visible = await visibilityOf(ctx.db, request);
+        if (!visible.board(request.params.id) || !(await boards.get(request.params.id))) {
+          throw notFound(`board ${request.params.id}`);
+        }
         return widgets.listByBoard(request.params.id);
       },
     );

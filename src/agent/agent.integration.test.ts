@@ -121,9 +121,12 @@ describe('the agent against the real service', () => {
       return found;
     }, wait());
     expect(Date.now() - Date.parse(device.last_seen_date ?? '')).toBeLessThan(10_000);
+    // No renderer is attached to this agent: its status says so.
     expect(await api('GET', '/devices/lobby/status')).toMatchObject({
       app_version: 'test',
-      showing: 'waiting',
+      showing: 'no renderer',
+      display: null,
+      failures: [],
     });
     await agent.stop();
     expect(await api('GET', '/devices/lobby')).toMatchObject({ online: false });

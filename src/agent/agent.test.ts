@@ -127,9 +127,11 @@ describe('heartbeats', () => {
     expect(service.calls.find((c) => c.path === '/devices/lobby/heartbeat')?.body).toMatchObject({
       app_version: '1.2.3',
       os: 'Test OS 1',
-      display: { width: 1920, height: 1080 },
+      // No renderer has reported yet: nothing is on screen, and its size is unknown.
+      display: null,
       cache: { bytes: 0, items: 0 },
-      showing: 'waiting',
+      showing: 'no renderer',
+      failures: [],
     });
     await agent.stop();
   });
@@ -139,13 +141,55 @@ describe('heartbeats', () => {
     const agent = makeAgent();
     await agent.start();
     socket.fire('connect');
-    agent.reportShowing({ showing: 'board:b1' });
+    agent.reportShowing({ showing: 'board:b1', display: { width: 1280, height: 720 } });
     agent.recordRecovery('renderer reloaded after a crash');
     await clock.advance(30_000);
     await clock.advance(30_000);
     const bodies = service.calls.filter((c) => c.path.endsWith('/heartbeat')).map((c) => c.body);
-    expect(bodies[0]).toMatchObject({ showing: 'board:b1', recoveries: ['renderer reloaded after a crash'] });
+    expect(bodies[0]).toMatchObject({
+      showing: 'board:b1',
+      display: { width: 1280, height: 720 },
+      recoveries: ['renderer reloaded after a crash'],
+    });
     expect(bodies[1]).toMatchObject({ showing: 'board:b1', recoveries: [] });
+    await agent.stop();
+  });
+
+  it('carries what the renderer could not show until it shows, with the reason and time', async () => {
+    service.addDevice('lobby');
+    const agent = makeAgent();
+    await agent.start();
+    socket.fire('connect');
+    await clock.advance(0);
+    agent.reportFailure({ item: 'image:https://cdn.test/a.png', reason: 'the image could not be decoded' });
+    await clock.advance(30_000);
+    agent.reportShowing({ showing: 'image:https://cdn.test/a.png' });
+    await clock.advance(30_000);
+    const bodies = service.calls.filter((c) => c.path.endsWith('/heartbeat')).map((c) => c.body);
+    expect(bodies.map((body) => (body as { failures: unknown }).failures)).toEqual([
+      [],
+      [
+        {
+          item: 'image:https://cdn.test/a.png',
+          reason: 'the image could not be decoded',
+          at: '2026-11-21T08:00:00.000Z',
+        },
+      ],
+      [],
+    ]);
+    await agent.stop();
+  });
+
+  it('beats at once when it is back after a lost connection', async () => {
+    const agent = await startWithOneBoard();
+    const beats = () => service.calls.filter((c) => c.path.endsWith('/heartbeat')).map((c) => c.at);
+    const start = clock.now();
+    await clock.advance(10_000);
+    socket.fire('disconnect', 'transport close');
+    await clock.advance(3000);
+    socket.fire('connect');
+    await clock.advance(0);
+    expect(beats()).toEqual([start, start + 13_000]);
     await agent.stop();
   });
 

@@ -1,12 +1,36 @@
-import type { BridgeMessage, PlayerState, RendererLog, ShowingReport, Unsubscribe } from '../shared/bridge';
+import type {
+  BridgeMessage,
+  FailureReport,
+  PlayerState,
+  RendererLog,
+  ScreenshotTaken,
+  Setup,
+  ShowingReport,
+  Unsubscribe,
+} from '../shared/bridge';
+import type { PlayReport } from '../shared/play';
 import type { BridgeHost } from './bridge-host';
-import type { AgentConfig } from './config';
+import { CommandRunner, type DeviceControls } from './commands';
+import { credentialOf, type ClientConfig, type Credential } from './config';
 import { fetchPlayerState } from './fetch-state';
 import { DeviceHeartbeats } from './heartbeat';
 import { MediaPrefetch } from './media-prefetch';
 import { NotificationDelivery } from './notification-delivery';
-import type { Clock, ConnectRealtime, Fetch, KeyValueStore, Logger, MediaStore, SystemInfo } from './ports';
+import { Enrolment } from './pairing';
+import { emptyState } from './player-state';
+import { PlayLog } from './plays';
+import type {
+  Clock,
+  ConnectRealtime,
+  Fetch,
+  KeyValueStore,
+  Logger,
+  MediaStore,
+  ServiceBrowser,
+  SystemInfo,
+} from './ports';
 import { ensureRegistered } from './registration';
+import { ScreenStatus } from './screen-status';
 import { ServiceClient } from './service-client';
 import { StateStore } from './state-store';
 import { Sync } from './sync';
@@ -23,77 +47,110 @@ export interface AgentDeps {
   appVersion: string;
   /** Where the renderer loads cached media from: `/media/` in the web player, a protocol URL in Electron. */
   mediaBaseUrl: string;
+  /**
+   * Keeps a credential got by pairing where this client keeps its token (the web player's
+   * settings file, Electron's token store). Only a client started without a token pairs.
+   */
+  saveCredential?: (credential: Credential) => Promise<void>;
+  /** Looks for services on the local network (mDNS): only a client started without a service does. */
+  browser?: ServiceBrowser;
+}
+
+/** What talks to the service: made once the agent has a service and a credential (at start, or by pairing). */
+interface Session {
+  credential: Credential;
+  client: ServiceClient;
+  heartbeats: DeviceHeartbeats;
+  sync: Sync;
+  commands: CommandRunner;
 }
 
 /**
  * The device agent: registers, keeps its state in step with the service (sync.ts), keeps that
  * state and the disk's copy (state-store.ts), caches media (media-prefetch.ts), delivers
  * notifications with their sounds (notification-delivery.ts), beats its heart (heartbeat.ts),
- * and plays on from the last good state when the service is away. It is the renderer's bridge
- * host: it tells the renderer every change and hears what is on screen.
+ * and plays on from the last good state when the service is away. Started without a service or
+ * a token, it first finds one and pairs (pairing.ts). It is the renderer's bridge host: it tells
+ * the renderer every change and hears what is on screen.
  */
 export class DeviceAgent implements BridgeHost {
   private readonly listeners = new Set<(message: BridgeMessage) => void>();
-  private readonly client: ServiceClient;
   private readonly state: StateStore;
+  /** What is on screen, its size and what failed: outlives sessions, read by each one's heartbeats. */
+  private readonly screen: ScreenStatus;
   private readonly media: MediaPrefetch;
-  private readonly heartbeats: DeviceHeartbeats;
-  private readonly sync: Sync;
+  private readonly notifications: NotificationDelivery;
+  private readonly enrolment: Enrolment;
+  /** Proof of play: kept across sessions and restarts until the service has it. */
+  private readonly plays: PlayLog;
+  /** What the app around the agent does for remote commands (useControls). */
+  private controls: Partial<DeviceControls> = {};
+  private readonly tell: (message: BridgeMessage) => void;
+  private session: Session | null = null;
+  /** Recoveries recorded before a session could report them (the shell's, from before a restart). */
+  private readonly earlyRecoveries: string[] = [];
+  private stopped = false;
 
   constructor(
     private readonly deps: AgentDeps,
-    private readonly config: AgentConfig,
+    private readonly config: ClientConfig,
   ) {
     const emit = (message: BridgeMessage) => {
+      // Back online after a catch-up: a heartbeat at once (the socket's loss may have turned it offline).
+      if (message.kind === 'state') this.session?.heartbeats.connected(message.state.online);
       for (const listener of this.listeners) listener(message);
     };
-    const device = { tag: config.tag, name: config.name };
-    const client = new ServiceClient(deps.fetch, config.server, config.token);
-    this.client = client;
-    this.state = new StateStore(deps, device, emit);
-    this.media = new MediaPrefetch(deps, this.state);
+    this.state = new StateStore(deps, { tag: config.tag, name: config.name }, emit);
+    this.screen = new ScreenStatus(deps.clock);
+    this.media = new MediaPrefetch({ ...deps, screen: this.screen }, this.state);
     const media = this.media;
-    const notifications = new NotificationDelivery({ ...deps, localUrl: (url) => media.localUrl(url) }, emit);
-    this.heartbeats = new DeviceHeartbeats(
-      { ...deps, client },
-      { tag: config.tag, intervalMs: config.heartbeatSeconds * 1000 },
-      () => this.sync.deviceForgotten(),
-    );
-    this.sync = new Sync(deps, config, this.state, {
-      register: async () => {
-        await ensureRegistered(client, deps.store, deps.log, {
-          ...device,
-          description: `Wallboard client ${deps.appVersion}`,
-        });
-        this.heartbeats.start();
-      },
-      fetchState: () =>
-        fetchPlayerState(
-          { client, log: deps.log, now: () => deps.clock.now(), mediaMap: (state) => media.mediaMap(state) },
-          device,
-        ),
-      notification: (notification) => notifications.deliver(notification),
-      synced: (state) => void media.prefetch(state),
-    });
+    this.notifications = new NotificationDelivery({ ...deps, localUrl: (url) => media.localUrl(url) }, emit);
+    this.enrolment = new Enrolment(deps, config, (setup) => this.showSetup(setup));
+    this.plays = new PlayLog(deps);
+    this.tell = emit;
   }
 
+  /** What the app does itself for remote commands (reload, restart, screenshot); set before start. */
+  useControls(controls: Partial<DeviceControls>): void {
+    this.controls = controls;
+  }
+
+  /**
+   * Plays the last good state, then syncs; without a credential it first finds a service and
+   * pairs, in the background (the renderer shows the code meanwhile), and plays once claimed.
+   */
   async start(): Promise<void> {
     await this.state.restore();
+    // A face saved with the state (an old code, a refusal) is not this start's: it is found anew.
+    if (this.state.get().setup) this.showSetup(null);
     await this.deps.media
       .load()
       .catch((error: unknown) => this.deps.log.warn(`media cache: ${String(error)}`));
-    this.sync.start();
+    await this.plays.restore();
+    const credential = credentialOf(this.config);
+    if (credential) return this.open(credential);
+    this.enrolment.run().then(
+      (paired) => this.open(paired),
+      (error: unknown) => {
+        if (!this.stopped) this.deps.log.error(`pairing ended: ${(error as Error).message}`);
+      },
+    );
   }
 
   /** Says goodbye to the service (best effort) and stops every timer and connection. */
   async stop(): Promise<void> {
-    this.sync.stop();
-    this.heartbeats.stop();
+    this.stopped = true;
+    this.enrolment.stop();
+    const session = this.session;
+    session?.sync.stop();
+    session?.heartbeats.stop();
+    session?.commands.stop();
+    await this.plays.stop();
     this.media.stop();
     await this.state.close();
     await this.deps.media.flush().catch(() => undefined);
-    if (this.sync.isRegistered) {
-      await this.client.goingOffline(this.config.tag).catch(() => undefined);
+    if (session?.sync.isRegistered) {
+      await session.client.goingOffline(session.credential.tag).catch(() => undefined);
     }
   }
 
@@ -107,16 +164,138 @@ export class DeviceAgent implements BridgeHost {
   }
 
   reportShowing(report: ShowingReport): void {
-    this.heartbeats.reportShowing(report.showing);
+    this.screen.reportShowing(report);
+  }
+
+  /** The renderer could not show an item (it logged why too); reported until the item works. */
+  reportFailure(report: FailureReport): void {
+    this.screen.recordFailure(report.item, report.reason);
   }
 
   log(entry: RendererLog): void {
     this.deps.log[entry.level](`renderer: ${entry.message}`);
   }
 
+  /** An item the renderer showed, for proof of play. */
+  reportPlay(report: PlayReport): void {
+    this.plays.record(report);
+  }
+
+  /** The page's answer to a `screenshot` message. */
+  screenshotTaken(answer: ScreenshotTaken): void {
+    this.session?.commands.screenshotTaken(answer);
+  }
+
+  /** The service this screen talks to, or pairs with; null while it is still looking for one. */
+  serviceUrl(): string | null {
+    return this.session?.credential.server ?? this.enrolment.server;
+  }
+
+  chooseService(choice: { id: string }): void {
+    this.enrolment.choose(choice.id);
+  }
+
   /** A recovery (renderer reload, GPU fallback...) to report in the next heartbeat. */
   recordRecovery(what: string): void {
-    this.heartbeats.recordRecovery(what);
+    if (this.session) this.session.heartbeats.recordRecovery(what);
+    else this.earlyRecoveries.push(what);
     this.deps.log.warn(`recovered: ${what}`);
+  }
+
+  /** Makes what talks to the service for this credential, and starts syncing. */
+  private open(credential: Credential): void {
+    if (this.stopped) return;
+    const { deps } = this;
+    const device = { tag: credential.tag, name: this.config.name };
+    // Pairing may have given another tag: the state kept for the old one is not this device's.
+    const current = this.state.get();
+    this.state.set(current.device.tag === device.tag ? { ...current, setup: null } : emptyState(device));
+    const client = new ServiceClient(deps.fetch, credential.server, credential.token, (status) => {
+      if (status === 401) this.tokenRefused(credential, true);
+      else if (status >= 200 && status < 300) this.tokenRefused(credential, false);
+    });
+    const heartbeats = new DeviceHeartbeats(
+      { ...deps, client, screen: this.screen },
+      { tag: credential.tag, intervalMs: this.config.heartbeatSeconds * 1000 },
+      () => sync.deviceForgotten(),
+    );
+    const media = this.media;
+    const sync: Sync = new Sync(deps, credential, this.state, {
+      register: async () => {
+        await ensureRegistered(client, deps.store, deps.log, {
+          ...device,
+          description: `Wallboard client ${deps.appVersion}`,
+        });
+        heartbeats.start();
+      },
+      fetchState: () =>
+        fetchPlayerState(
+          {
+            client,
+            log: deps.log,
+            now: () => deps.clock.now(),
+            mediaMap: (state) => media.mediaMap(state),
+            screen: this.screen,
+          },
+          device,
+        ),
+      notification: (notification) => this.notifications.deliver(notification),
+      synced: (state) => void media.prefetch(state),
+      refused: () => this.tokenRefused(credential, true),
+      command: (command) => commands.receive(command),
+      caughtUp: () => {
+        void commands.caughtUp();
+        this.plays.flush();
+      },
+    });
+    // Without a restart of the app's own (the web player), a restart renews the session.
+    const controls = (): DeviceControls => ({ restart: () => this.restartSession(), ...this.controls });
+    const commands = new CommandRunner({ ...deps, emit: this.tell, controls }, client, {
+      tag: credential.tag,
+      name: () => this.state.get().device.name,
+    });
+    this.plays.connect(async (batch) => void (await client.postPlays(credential.tag, batch)));
+    this.session = { credential, client, heartbeats, sync, commands };
+    for (const what of this.earlyRecoveries.splice(0)) heartbeats.recordRecovery(what);
+    sync.start();
+  }
+
+  /**
+   * A restart without a new process (the web player's): the session ends and a new one opens, with
+   * a new connection and the whole state fetched again, and the renderer reloads. The media cache
+   * and the plays waiting for the service are kept.
+   */
+  private restartSession(): void {
+    const session = this.session;
+    if (!session || this.stopped) return;
+    session.sync.stop();
+    session.heartbeats.stop();
+    session.commands.stop();
+    this.session = null;
+    this.state.lastEventId = null;
+    this.tell({ kind: 'reload', reason: 'the player restarts' });
+    this.open(session.credential);
+  }
+
+  /**
+   * The service's word on this screen's token: refused (401, or the socket turned away) or
+   * taken again. A refusal replaces whatever is on screen by a face that says so; the agent keeps
+   * trying, slowly, and plays again as soon as the token is taken.
+   */
+  private tokenRefused(credential: Credential, refused: boolean): void {
+    const showing = this.state.get().setup?.kind === 'refused';
+    if (refused === showing) return;
+    if (refused) {
+      this.deps.log.error(
+        `the service ${credential.server} refused this screen's token; give it a valid one (--token), or remove the stored one to pair again`,
+      );
+    } else {
+      this.deps.log.info(`the service ${credential.server} takes this screen's token again`);
+    }
+    this.showSetup(refused ? { kind: 'refused', service_url: credential.server } : null);
+  }
+
+  private showSetup(setup: Setup | null): void {
+    this.state.set({ ...this.state.get(), setup });
   }
 }

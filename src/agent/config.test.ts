@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, jittered } from './backoff';
-import { ConfigError, defaultTag, resolveConfig } from './config';
+import { ConfigError, credentialOf, defaultTag, resolveConfig } from './config';
 import { settingsFromEnv } from './flags';
 
 const defaults = { tag: 'screen-abc', name: 'host', cacheDir: '/tmp/cache' };
@@ -30,17 +30,38 @@ describe('configuration', () => {
     });
   });
 
-  it('says which layer holds a bad value, and what is missing', () => {
+  it('says which layer holds a bad value', () => {
     expect(() => resolveConfig({ flags: { server: 'ftp://x' }, env: {}, stored: {} }, defaults)).toThrow(
       /command-line flags: server must be an http or https URL/,
     );
     expect(() => resolveConfig({ flags: {}, env: { heartbeatSeconds: '1' }, stored: {} }, defaults)).toThrow(
       /environment: heartbeatSeconds must be at least 5 seconds/,
     );
-    expect(() => resolveConfig({ flags: {}, env: {}, stored: {} }, defaults)).toThrow(ConfigError);
-    expect(() => resolveConfig({ flags: { server: 'http://x' }, env: {}, stored: {} }, defaults)).toThrow(
-      /no token/,
+    expect(() => resolveConfig({ flags: {}, env: {}, stored: { token: '' } }, defaults)).not.toThrow();
+    expect(() => resolveConfig({ flags: {}, env: {}, stored: { tag: '-x' } }, defaults)).toThrow(ConfigError);
+  });
+
+  it('leaves the service and the token out when none is given: the client finds one and pairs', () => {
+    const bare = resolveConfig({ flags: {}, env: {}, stored: undefined }, defaults);
+    expect(bare).toMatchObject({ server: null, token: null, tag: 'screen-abc' });
+    expect(credentialOf(bare)).toBeNull();
+    const serverOnly = resolveConfig({ flags: { server: 'http://x:1/' }, env: {}, stored: {} }, defaults);
+    expect(serverOnly).toMatchObject({ server: 'http://x:1', token: null });
+    expect(credentialOf(serverOnly)).toBeNull();
+  });
+
+  it('does not show a stored token to another service than the one it was stored with', () => {
+    const stored = { server: 'http://paired:1/', token: 'paired-token', tag: 'kitchen' };
+    const same = resolveConfig({ flags: { server: 'http://paired:1' }, env: {}, stored }, defaults);
+    expect(credentialOf(same)).toEqual({ server: 'http://paired:1', token: 'paired-token', tag: 'kitchen' });
+    const other = resolveConfig({ flags: { server: 'http://other:1' }, env: {}, stored }, defaults);
+    expect(other).toMatchObject({ server: 'http://other:1', token: null });
+    // A token given with the other service is that service's.
+    const given = resolveConfig(
+      { flags: { server: 'http://other:1' }, env: { token: 'other-token' }, stored },
+      defaults,
     );
+    expect(given.token).toBe('other-token');
   });
 
   it('derives a stable tag from the machine id', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { tagSchema } from '../shared/common';
 
+/** A client's configuration with its service and token: what the agent syncs with. */
 export interface AgentConfig {
   server: string;
   token: string;
@@ -10,6 +11,29 @@ export interface AgentConfig {
   cacheDir: string;
   /** Largest size of the media cache, in bytes. */
   cacheLimitBytes: number;
+}
+
+/**
+ * A client's configuration as given: without a service (it is looked for on the network) or a
+ * token (the screen pairs by a code), see pairing.ts.
+ */
+export interface ClientConfig extends Omit<AgentConfig, 'server' | 'token'> {
+  server: string | null;
+  token: string | null;
+}
+
+/** The service a device talks to and as whom: its token, and the device tag that token is for. */
+export interface Credential {
+  server: string;
+  token: string;
+  tag: string;
+}
+
+/** The configuration's credential, when it has a service and a token. */
+export function credentialOf(config: ClientConfig): Credential | null {
+  return config.server && config.token
+    ? { server: config.server, token: config.token, tag: config.tag }
+    : null;
 }
 
 export const AGENT_DEFAULTS = {
@@ -41,14 +65,18 @@ function defined<T extends object>(value: T): Partial<T> {
 
 export class ConfigError extends Error {}
 
+const withoutSlash = (url: string) => url.replace(/\/+$/, '');
+
 /**
  * Highest first: command-line flags, the environment, the stored settings, the defaults. Each
- * layer is validated on its own so the message names where a bad value came from.
+ * layer is validated on its own so the message names where a bad value came from. The service
+ * and the token may be missing: the client then finds one and pairs. A stored token is the
+ * stored service's: pointed at another service, the client does not show it there.
  */
 export function resolveConfig(
   layers: { flags: object; env: object; stored: unknown },
   defaults: { tag: string; name: string; cacheDir: string },
-): AgentConfig {
+): ClientConfig {
   const parsed: Settings[] = [];
   for (const [where, layer] of [
     ['command-line flags', layers.flags],
@@ -62,12 +90,17 @@ export function resolveConfig(
     }
     parsed.push(result.data);
   }
+  const [fromFlags, fromEnv, stored] = parsed as [Settings, Settings, Settings];
   const merged: Settings = Object.assign({}, ...[...parsed].reverse().map(defined));
-  if (!merged.server) throw new ConfigError('no service configured: give --server <url> or WALLBOARD_SERVER');
-  if (!merged.token) throw new ConfigError('no token configured: give --token <t> or WALLBOARD_TOKEN');
+  const server = merged.server ? withoutSlash(merged.server) : null;
+  const foreignToken =
+    !fromFlags.token &&
+    !fromEnv.token &&
+    stored.server !== undefined &&
+    server !== withoutSlash(stored.server);
   return {
-    server: merged.server.replace(/\/+$/, ''),
-    token: merged.token,
+    server,
+    token: (!foreignToken && merged.token) || null,
     tag: merged.tag ?? defaults.tag,
     name: merged.name ?? defaults.name,
     heartbeatSeconds: merged.heartbeatSeconds ?? AGENT_DEFAULTS.heartbeatSeconds,

@@ -8,6 +8,7 @@ import { recordingLogger } from './testing/fakes';
 const NOW = Date.parse('2026-11-21T08:00:00Z');
 let service: FakeService;
 let log: ReturnType<typeof recordingLogger>;
+let failures: { item: string; reason: string }[];
 
 const fetchState = () =>
   fetchPlayerState(
@@ -16,6 +17,7 @@ const fetchState = () =>
       log,
       now: () => NOW,
       mediaMap: (state) => ({ boards: Object.keys(state.boards).join(',') }),
+      screen: { recordFailure: (item, reason) => failures.push({ item, reason }) },
     },
     { tag: 'lobby', name: 'Lobby' },
   );
@@ -23,6 +25,7 @@ const fetchState = () =>
 beforeEach(() => {
   service = new FakeService(() => NOW);
   log = recordingLogger();
+  failures = [];
 });
 
 describe('fetching the whole state', () => {
@@ -44,7 +47,7 @@ describe('fetching the whole state', () => {
     expect(service.count('GET', '/boards/b1/export')).toBe(1);
   });
 
-  it('plays without a playlist, and leaves out a board deleted meanwhile', async () => {
+  it('plays without a playlist, and leaves out a board deleted meanwhile, reporting it', async () => {
     service.addDevice('lobby');
     expect((await fetchState()).playlist).toBeNull();
 
@@ -52,6 +55,7 @@ describe('fetching the whole state', () => {
     service.playlists.set('p1', samplePlaylist('p1', ['gone']));
     expect((await fetchState()).boards).toEqual({});
     expect(log.lines).toEqual(['warn board gone of the playlist no longer exists; skipping it']);
+    expect(failures).toEqual([{ item: 'board:gone', reason: 'the service has no such board (deleted?)' }]);
   });
 
   it('says when the device is unknown, and throws on an answer that does not fit the contract', async () => {

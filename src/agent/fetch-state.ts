@@ -2,6 +2,7 @@ import type { PlayerState } from '../shared/bridge';
 import { boardIdsOf } from './player-state';
 import type { Logger } from './ports';
 import { UnknownDeviceError } from './registration';
+import type { ScreenStatus } from './screen-status';
 import { ServiceError, type ServiceClient } from './service-client';
 
 export interface FetchStateDeps {
@@ -11,6 +12,8 @@ export interface FetchStateDeps {
   now(): number;
   /** The media map of the new state: what of it is cached already. */
   mediaMap(state: Pick<PlayerState, 'playlist' | 'boards'>): Record<string, string>;
+  /** Where a board that did not load is reported (in the heartbeats). */
+  screen: Pick<ScreenStatus, 'recordFailure'>;
 }
 
 /**
@@ -34,6 +37,7 @@ export async function fetchPlayerState(
     } catch (error) {
       if (!(error instanceof ServiceError) || error.status !== 404) throw error;
       log.warn(`board ${id} of the playlist no longer exists; skipping it`);
+      deps.screen.recordFailure(`board:${id}`, 'the service has no such board (deleted?)');
     }
   }
   return {

@@ -28,6 +28,8 @@ export class FileStore implements KeyValueStore {
   constructor(
     private readonly dir: string,
     private readonly onRecovered?: RecoveryListener,
+    /** The files' mode; 0o600 where they hold a secret (a paired screen's token in its settings). */
+    private readonly mode?: number,
   ) {
     this.ensureDir = folderMaker(dir);
   }
@@ -62,8 +64,9 @@ export class FileStore implements KeyValueStore {
     await this.ensureDir();
     const current = await load(file);
     // Only a readable file becomes the backup: a damaged one must not push out the last good copy.
-    if (current.ok) await writeFileAtomic(`${file}.bak`, current.text);
-    await writeFileAtomic(file, text);
+    const options = this.mode === undefined ? {} : { mode: this.mode };
+    if (current.ok) await writeFileAtomic(`${file}.bak`, current.text, options);
+    await writeFileAtomic(file, text, options);
   }
 
   private fileOf(key: string): string {

@@ -1,13 +1,17 @@
 import type { Heartbeat } from '../shared/device';
 import { jittered } from './backoff';
 import type { Clock, Logger, MediaStore, SystemInfo, TimerHandle } from './ports';
+import type { ScreenStatus } from './screen-status';
 import { ServiceError } from './service-client';
 
 export interface HeartbeatSource {
   appVersion: string;
-  /** What is on screen, cache use and recoveries: filled in at each beat. */
-  extras(): Pick<Heartbeat, 'showing' | 'cache' | 'recoveries'>;
+  /** What is on screen, its size, cache use, recoveries and failures: filled in at each beat. */
+  extras(): Pick<Heartbeat, 'showing' | 'display' | 'cache' | 'recoveries' | 'failures'>;
 }
+
+/** Beats closer together than this are not asked for: a reconnection right after a beat needs none. */
+export const MIN_BEAT_GAP_MS = 5000;
 
 type LoopDeps = { clock: Clock; system: SystemInfo; random: () => number; log: Logger };
 
@@ -18,6 +22,10 @@ type LoopDeps = { clock: Clock; system: SystemInfo; random: () => number; log: L
 export class HeartbeatLoop {
   private timer: TimerHandle | null = null;
   private stopped = true;
+  private lastBeatAt = -Infinity;
+  /** A beat is under way; a beat asked for meanwhile follows it at once (`again`). */
+  private beating = false;
+  private again = false;
 
   constructor(
     private readonly deps: LoopDeps,
@@ -38,22 +46,39 @@ export class HeartbeatLoop {
     this.timer = null;
   }
 
+  /**
+   * A beat now instead of at its time, unless one started just now; the interval starts again
+   * from it. One asked for while a beat is under way follows that beat.
+   */
+  beatSoon(): void {
+    if (this.stopped || this.deps.clock.now() - this.lastBeatAt < MIN_BEAT_GAP_MS) return;
+    if (this.beating) {
+      this.again = true;
+      return;
+    }
+    this.timer?.cancel();
+    this.timer = null;
+    void this.beat();
+  }
+
   async collect(): Promise<Heartbeat> {
     const snapshot = await this.deps.system.snapshot();
     return { app_version: this.source.appVersion, ...snapshot, ...this.source.extras() };
   }
 
   private async beat(): Promise<void> {
+    this.lastBeatAt = this.deps.clock.now();
+    this.beating = true;
     try {
       await this.send(await this.collect());
     } catch (error) {
       this.deps.log.warn(`heartbeat not sent: ${(error as Error).message}`);
     } finally {
+      this.beating = false;
       if (!this.stopped) {
-        this.timer = this.deps.clock.setTimeout(
-          () => void this.beat(),
-          jittered(this.intervalMs, this.deps.random),
-        );
+        const delay = this.again ? 0 : jittered(this.intervalMs, this.deps.random);
+        this.again = false;
+        this.timer = this.deps.clock.setTimeout(() => void this.beat(), delay);
       }
     }
   }
@@ -63,18 +88,22 @@ export interface DeviceHeartbeatsDeps extends LoopDeps {
   /** The service's answer to a beat is not needed. */
   client: { heartbeat(tag: string, heartbeat: Heartbeat): Promise<unknown> };
   media: Pick<MediaStore, 'usage'>;
+  /** What is on screen, its size and what failed (screen-status.ts). */
+  screen: Pick<ScreenStatus, 'snapshot'>;
   appVersion: string;
 }
 
 /**
- * The device's heartbeats: the machine's figures, what is on screen, the cache's use and the
- * recoveries since the last beat (each reported once). A beat the service answers with 404 means
- * it forgot the device, which must register again.
+ * The device's heartbeats: the process's figures, what is on screen and its size, the cache's
+ * use, the recoveries since the last beat (each reported once) and the failures still current.
+ * A beat the service answers with 404 means it forgot the device, which must register again.
+ * After a reconnection the device beats at once: the service may have turned it offline when its
+ * socket went, and only a heartbeat brings it back.
  */
 export class DeviceHeartbeats {
   private readonly loop: HeartbeatLoop;
-  private showing = 'waiting';
   private recoveries: string[] = [];
+  private online = false;
 
   constructor(
     deps: DeviceHeartbeatsDeps,
@@ -84,7 +113,7 @@ export class DeviceHeartbeats {
     const source: HeartbeatSource = {
       appVersion: deps.appVersion,
       extras: () => ({
-        showing: this.showing,
+        ...deps.screen.snapshot(),
         cache: deps.media.usage(),
         recoveries: this.recoveries.splice(0),
       }),
@@ -108,8 +137,10 @@ export class DeviceHeartbeats {
     this.loop.stop();
   }
 
-  reportShowing(showing: string): void {
-    this.showing = showing;
+  /** The realtime connection is up (after a catch-up) or down. */
+  connected(online: boolean): void {
+    if (online && !this.online) this.loop.beatSoon();
+    this.online = online;
   }
 
   recordRecovery(what: string): void {

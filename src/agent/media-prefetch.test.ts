@@ -3,6 +3,7 @@ import type { PlayerState } from '../shared/bridge';
 import { MediaPrefetch } from './media-prefetch';
 import { emptyState } from './player-state';
 import type { MediaStore } from './ports';
+import { ScreenStatus } from './screen-status';
 import { sampleBoard } from './testing/fake-service';
 import { recordingLogger } from './testing/fakes';
 
@@ -30,7 +31,9 @@ let failing: Set<string>;
 let fetched: string[];
 let current: PlayerState;
 let log: ReturnType<typeof recordingLogger>;
+let screen: ScreenStatus;
 let prefetch: MediaPrefetch;
+const NOW = Date.parse('2026-11-21T08:00:00.000Z');
 
 beforeEach(() => {
   cached = new Set();
@@ -38,6 +41,7 @@ beforeEach(() => {
   fetched = [];
   current = state;
   log = recordingLogger();
+  screen = new ScreenStatus({ now: () => NOW });
   const media: MediaStore = {
     load: async () => undefined,
     flush: async () => undefined,
@@ -52,7 +56,7 @@ beforeEach(() => {
     },
   };
   prefetch = new MediaPrefetch(
-    { media, log, mediaBaseUrl: '/media/' },
+    { media, log, mediaBaseUrl: '/media/', screen },
     { get: () => current, set: (next) => (current = next) },
   );
 });
@@ -73,6 +77,17 @@ describe('media prefetch', () => {
     expect(fetched).toEqual([VIDEO, BACKGROUND]);
     expect(current.media).toEqual({ [IMAGE]: '/media/a.png', [BACKGROUND]: '/media/bg.jpg' });
     expect(log.lines).toEqual([`warn cannot cache ${VIDEO}: gone`]);
+  });
+
+  it('reports a file that did not download until it does', async () => {
+    failing.add(VIDEO);
+    await prefetch.prefetch(state);
+    expect(screen.snapshot().failures).toEqual([
+      { item: `media:${VIDEO}`, reason: 'gone', at: '2026-11-21T08:00:00.000Z' },
+    ]);
+    failing.clear();
+    await prefetch.prefetch(state);
+    expect(screen.snapshot().failures).toEqual([]);
   });
 
   it('leaves the state alone when nothing new was cached, and stops when told', async () => {

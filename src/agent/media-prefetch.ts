@@ -1,12 +1,15 @@
 import type { PlayerState } from '../shared/bridge';
 import { mediaUrlsOf } from './player-state';
 import type { Logger, MediaStore } from './ports';
+import type { ScreenStatus } from './screen-status';
 
 export interface MediaPrefetchDeps {
   media: MediaStore;
   log: Logger;
   /** Where the renderer loads cached media from: `/media/` in the web player, a protocol URL in Electron. */
   mediaBaseUrl: string;
+  /** Where a file that did not download is reported (`media:<url>`), until it does. */
+  screen: Pick<ScreenStatus, 'recordFailure' | 'succeeded'>;
 }
 
 /** The part of the state store the prefetch updates once files are cached. */
@@ -52,8 +55,11 @@ export class MediaPrefetch {
       try {
         await this.deps.media.ensure(url);
         fetched += 1;
+        this.deps.screen.succeeded(`media:${url}`);
       } catch (error) {
-        this.deps.log.warn(`cannot cache ${url}: ${(error as Error).message}`);
+        const reason = (error as Error).message;
+        this.deps.log.warn(`cannot cache ${url}: ${reason}`);
+        this.deps.screen.recordFailure(`media:${url}`, reason);
       }
     }
     if (fetched === 0 || this.stopped) return;

@@ -1,29 +1,42 @@
 import os from 'node:os';
 import { join } from 'node:path';
 import { DeviceAgent } from './agent';
-import { defaultTag, resolveConfig, type AgentConfig } from './config';
+import { defaultTag, resolveConfig, type ClientConfig, type Credential } from './config';
 import { settingsFromEnv } from './flags';
 import { FileStore } from './file-store';
 import { MediaCache } from './media-cache';
-import { connectSocketIo, nodeSystemInfo, realClock } from './node-edges';
+import { bonjourBrowser, connectSocketIo, nodeSystemInfo, realClock } from './node-edges';
 import { NodeCacheFiles } from './node-cache-files';
-import type { Clock, Fetch, Logger, SystemInfo } from './ports';
+import type { Clock, Fetch, Logger, ServiceBrowser, SystemInfo } from './ports';
 
 /** Where a device keeps its state: `$XDG_DATA_HOME/wallboard`, else `~/.local/share/wallboard`. */
 export function defaultDataDir(env: Record<string, string | undefined> = process.env): string {
   return join(env.XDG_DATA_HOME || join(os.homedir(), '.local', 'share'), 'wallboard');
 }
 
+const SETTINGS_KEY = 'settings';
+
+/** The settings file's store: only its user may read it, since a paired screen's token is kept there. */
+function settingsStore(dataDir: string): FileStore {
+  return new FileStore(join(dataDir, 'settings'), undefined, 0o600);
+}
+
+/** The settings stored in `<dataDir>/settings/settings.json`, unvalidated (resolveConfig checks them). */
+export function readStoredSettings(dataDir: string): Promise<unknown> {
+  return settingsStore(dataDir).read(SETTINGS_KEY);
+}
+
 /**
  * The agent's configuration from flags, environment and the settings file
- * (`<dataDir>/settings/settings.json`), highest first, then the defaults.
+ * (`<dataDir>/settings/settings.json`), highest first, then the defaults. The service and token
+ * may be missing: the agent then finds a service and pairs.
  */
 export async function loadAgentConfig(
   flags: Record<string, string | undefined>,
   dataDir: string,
   system: SystemInfo = nodeSystemInfo,
-): Promise<AgentConfig> {
-  const stored = await new FileStore(join(dataDir, 'settings')).read('settings');
+): Promise<ClientConfig> {
+  const stored = await readStoredSettings(dataDir);
   return resolveConfig(
     { flags, env: settingsFromEnv(process.env), stored },
     {
@@ -34,8 +47,21 @@ export async function loadAgentConfig(
   );
 }
 
+/**
+ * Keeps a paired screen's credential in its settings file (service, token and device tag, beside
+ * what else is stored there), so that its next start needs no pairing: the web player's way.
+ */
+export function settingsCredentialSaver(dataDir: string): (credential: Credential) => Promise<void> {
+  const store = settingsStore(dataDir);
+  return async ({ server, token, tag }) => {
+    const stored = await store.read(SETTINGS_KEY);
+    const kept = typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? stored : {};
+    await store.write(SETTINGS_KEY, { ...kept, server, token, tag });
+  };
+}
+
 export interface NodeAgentOptions {
-  config: AgentConfig;
+  config: ClientConfig;
   dataDir: string;
   /** Where the renderer loads cached media from. */
   mediaBaseUrl: string;
@@ -45,6 +71,10 @@ export interface NodeAgentOptions {
   system?: SystemInfo;
   /** The agent's time; tests skip its waiting. */
   clock?: Clock;
+  /** Keeps a credential got by pairing; by default in the settings file of `dataDir`. */
+  saveCredential?: (credential: Credential) => Promise<void>;
+  /** Looks for services on the network when none is configured; mDNS by default. */
+  browser?: ServiceBrowser;
 }
 
 /** A device agent with the real edges of a Node process: the one factory Electron and the web player share. */
@@ -74,6 +104,8 @@ export function createNodeAgent(options: NodeAgentOptions): { agent: DeviceAgent
       random: Math.random,
       appVersion: options.appVersion,
       mediaBaseUrl: options.mediaBaseUrl,
+      saveCredential: options.saveCredential ?? settingsCredentialSaver(options.dataDir),
+      browser: options.browser ?? bonjourBrowser(options.log),
     },
     options.config,
   );

@@ -19,13 +19,24 @@ export interface RealtimeSocketEvents {
   connect: () => void;
   disconnect: (reason: string) => void;
   connect_error: (error: Error) => void;
+  /** The service turned the connection away (its token refused, a rate limit): socket.io does not try again by itself. */
+  refused: (refusal: SocketRefusal) => void;
   event: (event: RealtimeEvent) => void;
+}
+
+export interface SocketRefusal {
+  message: string;
+  /** The service's code for it (`rate_limited`), when it gave one. */
+  code: string | null;
+  retryAfterSeconds: number | null;
 }
 
 /** What the agent needs of a socket.io client; it reconnects by itself with capped, jittered backoff. */
 export interface RealtimeSocket {
   on<E extends keyof RealtimeSocketEvents>(event: E, listener: RealtimeSocketEvents[E]): void;
   hello(deviceTag: string, lastEventId: number | null): Promise<HelloAck>;
+  /** Tries again after a refusal (the automatic reconnection only covers lost connections). */
+  reconnect(): void;
   close(): void;
 }
 
@@ -50,8 +61,8 @@ export interface SystemSnapshot {
   os: string;
   cpu_load: number;
   memory: { total_bytes: number; used_bytes: number };
+  /** Seconds since this process (the app) started, not the machine. */
   uptime_seconds: number;
-  display: { width: number; height: number } | null;
 }
 
 export interface SystemInfo {
@@ -59,6 +70,21 @@ export interface SystemInfo {
   machineId(): Promise<string>;
   hostname(): Promise<string>;
   snapshot(): Promise<SystemSnapshot>;
+}
+
+/** A service announced on the local network (DNS-SD `_wallboard._tcp`). */
+export interface AnnouncedService {
+  /** Stable while the service runs: its DNS-SD instance name. */
+  id: string;
+  name: string;
+  /** Where to reach it, e.g. `http://192.168.1.20:8787`. */
+  url: string;
+}
+
+/** Browses the local network for services (mDNS); tells every change of what it sees. */
+export interface ServiceBrowser {
+  start(onChange: (services: AnnouncedService[]) => void): void;
+  stop(): void;
 }
 
 export interface Logger {

@@ -1,8 +1,16 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { apiErrorSchema } from '../shared/api-error';
 import { boardExportSchema, type BoardExport } from '../shared/board-export';
+import {
+  commandSchema,
+  screenshotInfoSchema,
+  type Command,
+  type CommandResult,
+  type ScreenshotInfo,
+} from '../shared/command';
 import { deviceSchema, type Device, type Heartbeat } from '../shared/device';
 import { describeIssues } from '../shared/issues';
+import { playsReceivedSchema, type PlaysReceived, type PlayUpload } from '../shared/play';
 import { playlistSchema, type Playlist } from '../shared/playlist';
 import type { Fetch } from './ports';
 
@@ -18,12 +26,31 @@ export class ServiceError extends Error {
 
 const REQUEST_TIMEOUT_MS = 15_000;
 
+/** A body sent as it is, of its own type (a screenshot's PNG), rather than as JSON. */
+class RawBody {
+  constructor(
+    readonly type: string,
+    readonly bytes: Uint8Array,
+  ) {}
+}
+
+function encodeBody(body: unknown): { type: string; bytes: Uint8Array<ArrayBuffer> | string } | undefined {
+  if (body === undefined) return undefined;
+  // Copied into an ArrayBuffer of its own: fetch takes no view of a shared one.
+  if (body instanceof RawBody) return { type: body.type, bytes: new Uint8Array(body.bytes) };
+  return { type: 'application/json', bytes: JSON.stringify(body) };
+}
+
+const commandListSchema = z.array(commandSchema);
+
 /** The service routes the agent uses; every answer is checked against the shared schemas. */
 export class ServiceClient {
   constructor(
     private readonly fetch: Fetch,
     private readonly server: string,
     private readonly token: string,
+    /** Hears the status of every answer: how the agent learns that its token is refused (401) or taken again. */
+    private readonly onStatus: (status: number) => void = () => undefined,
   ) {}
 
   getDevice(tag: string): Promise<Device> {
@@ -50,21 +77,41 @@ export class ServiceClient {
     return this.call('POST', `/devices/${encodeURIComponent(tag)}/offline`, deviceSchema, {});
   }
 
+  /** The commands sent while the device was away (docs/api/commands.md). */
+  queuedCommands(tag: string): Promise<Command[]> {
+    return this.call('GET', `/devices/${encodeURIComponent(tag)}/commands?status=queued`, commandListSchema);
+  }
+
+  reportCommand(tag: string, id: string, result: CommandResult): Promise<Command> {
+    const path = `/devices/${encodeURIComponent(tag)}/commands/${encodeURIComponent(id)}/result`;
+    return this.call('POST', path, commandSchema, result);
+  }
+
+  putScreenshot(tag: string, png: Uint8Array): Promise<ScreenshotInfo> {
+    const path = `/devices/${encodeURIComponent(tag)}/screenshot`;
+    return this.call('PUT', path, screenshotInfoSchema, new RawBody('image/png', png));
+  }
+
+  postPlays(tag: string, plays: readonly PlayUpload[]): Promise<PlaysReceived> {
+    return this.call('POST', `/devices/${encodeURIComponent(tag)}/plays`, playsReceivedSchema, plays);
+  }
+
   private async call<S extends z.ZodType>(
     method: string,
     path: string,
     schema: S,
     body?: unknown,
   ): Promise<z.infer<S>> {
+    const payload = encodeBody(body);
     let response: Response;
     try {
       response = await this.fetch(`${this.server}${path}`, {
         method,
         headers: {
           authorization: `Bearer ${this.token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(payload ? { 'content-type': payload.type } : {}),
         },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: payload?.bytes,
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (error) {
@@ -73,6 +120,7 @@ export class ServiceClient {
         `${method} ${path}: the service cannot be reached (${(error as Error).message})`,
       );
     }
+    this.onStatus(response.status);
     const text = await response.text();
     let json: unknown;
     try {

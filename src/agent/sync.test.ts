@@ -64,6 +64,7 @@ beforeEach(() => {
       },
       notification: (n) => steps.notifications.push(n),
       synced: (state) => steps.synced.push(state),
+      refused: () => undefined,
     },
   );
 });

@@ -1,13 +1,16 @@
 import type { PlayerState } from '../shared/bridge';
 import { helloAckSchema, realtimeEventSchema, type RealtimeEvent } from '../shared/events';
 import { describeIssues } from '../shared/issues';
+import type { Command } from '../shared/command';
 import type { Notification } from '../shared/notification';
 import { backoffDelay } from './backoff';
-import type { Clock, ConnectRealtime, Logger, RealtimeSocket, TimerHandle } from './ports';
+import type { Clock, ConnectRealtime, Logger, RealtimeSocket, SocketRefusal, TimerHandle } from './ports';
 import { UnknownDeviceError } from './registration';
 import type { StateStore } from './state-store';
 
 const RESYNC_DEBOUNCE_MS = 200;
+/** How long a refused connection waits before it is tried again (jittered over its upper half). */
+const REFUSED_RETRY_MS = 60_000;
 
 export interface SyncDeps {
   connectRealtime: ConnectRealtime;
@@ -25,6 +28,12 @@ export interface SyncSteps {
   notification(notification: Notification): void;
   /** A whole new state is in place: its media can be fetched. */
   synced(state: PlayerState): void;
+  /** The service turned the realtime connection away for the device's token. */
+  refused(): void;
+  /** A remote command pushed to the device (a device without commands leaves it out). */
+  command?(command: Command): void;
+  /** Caught up after a connection: what waited while the device was away can be fetched or sent. */
+  caughtUp?(): void;
 }
 
 /**
@@ -40,6 +49,7 @@ export class Sync {
   private stopped = false;
   private catchUpTimer: TimerHandle | null = null;
   private resyncTimer: TimerHandle | null = null;
+  private reconnectTimer: TimerHandle | null = null;
 
   constructor(
     private readonly deps: SyncDeps,
@@ -68,6 +78,7 @@ export class Sync {
       this.store.set({ ...this.store.get(), online: false, stale: true });
     });
     socket.on('connect_error', (error) => this.deps.log.warn(`cannot reach the service: ${error.message}`));
+    socket.on('refused', (refusal) => this.refused(refusal));
     // A bad event must not reach the state the agent keeps (and plays from after a restart).
     socket.on('event', (event: unknown) => {
       const parsed = realtimeEventSchema.safeParse(event);
@@ -83,7 +94,29 @@ export class Sync {
     this.stopped = true;
     this.catchUpTimer?.cancel();
     this.resyncTimer?.cancel();
+    this.reconnectTimer?.cancel();
     this.socket?.close();
+  }
+
+  /**
+   * socket.io gives up on a connection the service refused: it is tried again after the wait the
+   * service asked for, else slowly (a token refused now may be taken again later).
+   */
+  private refused(refusal: SocketRefusal): void {
+    const rateLimited = refusal.code === 'rate_limited';
+    const delay =
+      refusal.retryAfterSeconds !== null
+        ? refusal.retryAfterSeconds * 1000
+        : backoffDelay(0, this.deps.random, { baseMs: REFUSED_RETRY_MS, maxMs: REFUSED_RETRY_MS });
+    this.deps.log.warn(
+      `the service refused the realtime connection (${refusal.message}); trying again in ${Math.round(delay / 1000)} s`,
+    );
+    if (!rateLimited) this.steps.refused();
+    this.reconnectTimer?.cancel();
+    this.reconnectTimer = this.deps.clock.setTimeout(() => {
+      this.reconnectTimer = null;
+      if (!this.stopped) this.socket?.reconnect();
+    }, delay);
   }
 
   /** The service answered that it does not know the device: register again and catch up. */
@@ -98,14 +131,19 @@ export class Sync {
     this.catchUpTimer?.cancel();
     this.catchUpTimer = this.deps.clock.setTimeout(() => {
       this.catchUpTimer = null;
-      this.catchUp().catch((error: unknown) => {
-        if (this.stopped) return;
-        const delay = backoffDelay(attempt, this.deps.random);
-        this.deps.log.warn(
-          `catching up failed (${(error as Error).message}); retrying in ${Math.round(delay / 1000)} s`,
-        );
-        this.scheduleCatchUp(attempt + 1, delay);
-      });
+      this.catchUp().then(
+        () => {
+          if (!this.stopped) this.steps.caughtUp?.();
+        },
+        (error: unknown) => {
+          if (this.stopped) return;
+          const delay = backoffDelay(attempt, this.deps.random);
+          this.deps.log.warn(
+            `catching up failed (${(error as Error).message}); retrying in ${Math.round(delay / 1000)} s`,
+          );
+          this.scheduleCatchUp(attempt + 1, delay);
+        },
+      );
     }, delayMs);
   }
 
@@ -150,6 +188,9 @@ export class Sync {
         return;
       case 'notification.created':
         this.steps.notification(event.notification);
+        break;
+      case 'command.created':
+        this.steps.command?.(event.command);
         break;
       default:
         this.scheduleResync();

@@ -5,10 +5,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { closeOnSignals } from '../node/close-on-signals';
 import { ConfigError } from '../agent/config';
-import { consoleLogger, nodeSystemInfo } from '../agent/node-edges';
-import { chromiumAvailable, openChromiumKiosk } from './chromium-kiosk';
+import { consoleLogger, nodeSystemInfo, realClock } from '../agent/node-edges';
+import { chromiumAvailable, openChromiumKiosk, screenSize } from './chromium-kiosk';
 import { findElectronBinary } from './electron-binary';
 import { startEmbeddedService } from './embedded-service';
+import { healingKiosk } from './kiosk-healing';
 import { runLauncher } from './launcher';
 import { startWebPlayer } from './web-fallback';
 
@@ -44,11 +45,21 @@ async function main(): Promise<number> {
       };
     },
     startWebPlayer,
-    async openBrowser(url) {
+    async openBrowser(url, recovered) {
       const chromium = chromiumAvailable(process.env);
       if (!chromium.ok) return { reason: chromium.reason };
-      const browser = await openChromiumKiosk(chromium.path, url);
-      return { stop: () => browser.stop(), exited: once(browser.child, 'exit') };
+      // Asked once: the screen of a kiosk does not change while it runs.
+      const screen = await screenSize();
+      if (!screen)
+        log.warn(
+          'the screen size is unknown (neither xrandr nor xdpyinfo answered): the kiosk window needs a window manager to fill the screen',
+        );
+      return healingKiosk({
+        open: () => openChromiumKiosk(chromium.path, url, screen),
+        clock: realClock,
+        log,
+        recovered,
+      });
     },
   });
   if (!running) return 0;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SystemInfo } from '../agent/ports';
 import { startEmbeddedService } from './embedded-service';
+import { KIOSK_GAVE_UP_STATUS } from './kiosk-healing';
 import { runLauncher, type LauncherDeps } from './launcher';
 import { startWebPlayer } from './web-fallback';
 
@@ -16,7 +17,6 @@ const system: SystemInfo = {
     cpu_load: 0,
     memory: { total_bytes: 1, used_bytes: 1 },
     uptime_seconds: 1,
-    display: null,
   }),
 };
 
@@ -108,8 +108,42 @@ describe('npm start without an Electron runtime', () => {
     // The embedded service starts first: seconds on a loaded machine.
   }, 60_000);
 
-  it('opens the player in the kiosk browser when it can, and ends when the browser closes', async () => {
-    let closeBrowser: () => void = () => undefined;
+  it('opens the player in the kiosk browser, reports its restarts, and fails once it gives up', async () => {
+    let giveUp: (reason: string) => void = () => undefined;
+    let recovered: (what: string) => void = () => undefined;
+    const closed: string[] = [];
+    const recoveries: string[] = [];
+    const running = await runLauncher(
+      ['--server', 'http://127.0.0.1:9', '--token', 't', '--port', '0'],
+      {},
+      deps({
+        startWebPlayer: async () => ({
+          url: 'http://127.0.0.1:1234/',
+          recordRecovery: (what) => void recoveries.push(what),
+          close: async () => void closed.push('player'),
+        }),
+        openBrowser: async (_url, onRecovered) => {
+          recovered = onRecovered;
+          return {
+            gaveUp: new Promise<string>((resolve) => (giveUp = resolve)),
+            stop: async () => void closed.push('browser'),
+          };
+        },
+      }),
+    );
+    expect(said.at(-1)).toBe(
+      `Wallboard web player for "screen-0123456789ab" at http://127.0.0.1:1234/, open in Chromium's kiosk mode`,
+    );
+    recovered('kiosk browser restarted after it was killed by SIGKILL');
+    expect(recoveries).toEqual(['kiosk browser restarted after it was killed by SIGKILL']);
+    giveUp('the kiosk browser exited with status 1, after 5 restarts within 10 minutes: giving up');
+    // Not 0: a systemd unit with Restart=on-failure starts the launcher again.
+    await expect(running?.done).resolves.toBe(KIOSK_GAVE_UP_STATUS);
+    expect(KIOSK_GAVE_UP_STATUS).not.toBe(0);
+    expect(closed).toEqual(['browser', 'player']);
+  });
+
+  it('ends with status 0 when it is stopped', async () => {
     const closed: string[] = [];
     const running = await runLauncher(
       ['--server', 'http://127.0.0.1:9', '--token', 't', '--port', '0'],
@@ -117,20 +151,72 @@ describe('npm start without an Electron runtime', () => {
       deps({
         startWebPlayer: async () => ({
           url: 'http://127.0.0.1:1234/',
+          recordRecovery: () => undefined,
           close: async () => void closed.push('player'),
         }),
         openBrowser: async () => ({
-          exited: new Promise((resolve) => (closeBrowser = () => resolve(undefined))),
+          gaveUp: new Promise<string>(() => undefined),
           stop: async () => void closed.push('browser'),
         }),
       }),
     );
-    expect(said.at(-1)).toBe(
-      `Wallboard web player for "screen-0123456789ab" at http://127.0.0.1:1234/, open in Chromium's kiosk mode`,
-    );
-    closeBrowser();
+    await running?.stop();
     await expect(running?.done).resolves.toBe(0);
     expect(closed).toEqual(['browser', 'player']);
+  });
+});
+
+describe('npm start with a service but no token', () => {
+  it('serves the web player, which pairs, instead of refusing to start', async () => {
+    const configs: unknown[] = [];
+    const running = await runLauncher(
+      ['--server', 'http://127.0.0.1:9', '--port', '0', '--data-dir', join(dir, 'data')],
+      {},
+      deps({
+        startWebPlayer: async (options) => {
+          configs.push(options.config);
+          return {
+            url: 'http://127.0.0.1:1234/',
+            recordRecovery: () => undefined,
+            close: async () => undefined,
+          };
+        },
+      }),
+    );
+    expect(configs).toMatchObject([{ server: 'http://127.0.0.1:9', token: null }]);
+    expect(said.at(-1)).toBe(
+      'Wallboard web player at http://127.0.0.1:1234/, pairing with http://127.0.0.1:9 (not opened: no display)',
+    );
+    await running?.stop();
+  });
+
+  it('plays with what pairing kept at the next start', async () => {
+    const settings = join(dir, 'data', 'player', 'settings');
+    await mkdir(settings, { recursive: true });
+    await writeFile(
+      join(settings, 'settings.json'),
+      JSON.stringify({ server: 'http://127.0.0.1:9', token: 'paired-token', tag: 'kitchen' }),
+    );
+    const configs: unknown[] = [];
+    const running = await runLauncher(
+      ['--server', 'http://127.0.0.1:9', '--port', '0', '--data-dir', join(dir, 'data')],
+      {},
+      deps({
+        startWebPlayer: async (options) => {
+          configs.push(options.config);
+          return {
+            url: 'http://127.0.0.1:1234/',
+            recordRecovery: () => undefined,
+            close: async () => undefined,
+          };
+        },
+      }),
+    );
+    expect(configs).toMatchObject([{ server: 'http://127.0.0.1:9', token: 'paired-token', tag: 'kitchen' }]);
+    expect(said.at(-1)).toBe(
+      'Wallboard web player for "kitchen" at http://127.0.0.1:1234/ (not opened: no display)',
+    );
+    await running?.stop();
   });
 });
 
@@ -200,7 +286,11 @@ describe('npm start with an Electron runtime', () => {
       {},
       deps({
         findElectron: () => ({ ok: true, path: '/e' }),
-        startWebPlayer: async () => ({ url: 'http://127.0.0.1:1/', close: async () => undefined }),
+        startWebPlayer: async () => ({
+          url: 'http://127.0.0.1:1/',
+          recordRecovery: () => undefined,
+          close: async () => undefined,
+        }),
       }),
     );
     expect(said[0]).toBe(

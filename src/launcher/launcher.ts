@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, defaultTag, resolveConfig } from '../agent/config';
+import { ConfigError, credentialOf, defaultTag, resolveConfig } from '../agent/config';
 import {
   agentFlagHelp,
   AGENT_FLAG_OPTIONS,
@@ -9,19 +9,22 @@ import {
   settingsFromEnv,
   settingsFromFlags,
 } from '../agent/flags';
+import { readStoredSettings } from '../agent/node-agent';
 import type { Logger, SystemInfo } from '../agent/ports';
 import type { ElectronBinary } from './electron-binary';
 import type { EmbeddedService } from './embedded-service';
+import { KIOSK_GAVE_UP_STATUS } from './kiosk-healing';
 import type { WebPlayer } from './web-fallback';
 
 export const LAUNCH_HELP = `Usage: npm start -- [options]
 
 Runs the Wallboard kiosk: the Electron app where an Electron runtime exists, else the web player
 in Chromium's kiosk mode (or at a printed address). With no service configured, an embedded
-service with the demo content runs beside it.
+service with the demo content runs beside it. With a service but no token, the screen shows a
+pairing code to claim in that service's console; the token it gets is kept for the next start.
 
 Options:
-${agentFlagHelp({ server: 'none: the embedded demo service' })}
+${agentFlagHelp({ server: 'none: the embedded demo service', token: 'none: the screen pairs by a code' })}
   --windowed             Electron only: a normal window instead of the full-screen kiosk
   --web                  the web player even where Electron exists
   --port <port>          the web player's port (default 8080; 0 picks a free one)
@@ -61,8 +64,14 @@ export interface LauncherDeps {
     appVersion: string;
     log: Logger;
   }): Promise<WebPlayer>;
-  /** Opens the player in Chromium's kiosk mode; a reason when it cannot. */
-  openBrowser(url: string): Promise<{ stop(): Promise<void>; exited: Promise<unknown> } | { reason: string }>;
+  /**
+   * Opens the player in Chromium's kiosk mode, kept there (kiosk-healing.ts): `recovered` hears of
+   * each restart, `gaveUp` says when restarting does not help. A reason when it cannot open it.
+   */
+  openBrowser(
+    url: string,
+    recovered: (what: string) => void,
+  ): Promise<{ stop(): Promise<void>; gaveUp: Promise<string> } | { reason: string }>;
 }
 
 function parseLaunchArgs(argv: string[]) {
@@ -132,11 +141,13 @@ export async function runLauncher(
     }
 
     deps.say(`No Electron runtime on this machine (${electron.reason}): serving the web player instead.`);
+    const playerDir = join(dataDir, 'player');
     const config = resolveConfig(
       {
         flags,
         env: service ? { ...fromEnv, server: service.url, token: service.token } : fromEnv,
-        stored: undefined,
+        // What pairing kept for the service given (the demo service's token comes with it).
+        stored: service ? undefined : await readStoredSettings(playerDir),
       },
       {
         tag,
@@ -146,25 +157,32 @@ export async function runLauncher(
     );
     const player = await deps.startWebPlayer({
       config,
-      dataDir: join(dataDir, 'player'),
+      dataDir: playerDir,
       rendererDir: deps.rendererDir,
       port,
       appVersion: deps.appVersion,
       log: deps.log,
     });
-    const browser = await deps.openBrowser(player.url);
+    const browser = await deps.openBrowser(player.url, (what) => player.recordRecovery(what));
+    const what = credentialOf(config)
+      ? `Wallboard web player for "${config.tag}" at ${player.url}`
+      : `Wallboard web player at ${player.url}, pairing with ${config.server ?? 'a service on the network'}`;
     deps.say(
       'reason' in browser
-        ? `Wallboard web player for "${config.tag}" at ${player.url} (not opened: ${browser.reason})`
-        : `Wallboard web player for "${config.tag}" at ${player.url}, open in Chromium's kiosk mode`,
+        ? `${what} (not opened: ${browser.reason})`
+        : `${what}, open in Chromium's kiosk mode`,
     );
     let ended: () => void = () => undefined;
     const stopped = new Promise<void>((resolveStopped) => (ended = resolveStopped));
-    const done = ('reason' in browser ? stopped : Promise.race([browser.exited, stopped])).then(async () => {
+    // Stopped: 0. A kiosk browser that keeps failing: a failure status, for systemd to restart us.
+    const ending = stopped.then(() => 0);
+    const status =
+      'reason' in browser ? ending : Promise.race([browser.gaveUp.then(() => KIOSK_GAVE_UP_STATUS), ending]);
+    const done = status.then(async (code) => {
       if (!('reason' in browser)) await browser.stop();
       await player.close();
       await stopService();
-      return 0;
+      return code;
     });
     return {
       url: player.url,

@@ -1,10 +1,12 @@
-import type { AgentConfig } from '../agent/config';
+import type { ClientConfig } from '../agent/config';
 import { createNodeAgent } from '../agent/node-agent';
 import type { Logger, SystemInfo } from '../agent/ports';
 import { startWebPlayerServer } from '../web-player/web-player-server';
 
 export interface WebPlayer {
   url: string;
+  /** A recovery of the kiosk around the player (its browser restarted), for the next heartbeat. */
+  recordRecovery(what: string): void;
   close(): Promise<void>;
 }
 
@@ -13,7 +15,7 @@ export interface WebPlayer {
  * there is no Electron runtime (as `npm run start:web` does on its own).
  */
 export async function startWebPlayer(options: {
-  config: AgentConfig;
+  config: ClientConfig;
   dataDir: string;
   rendererDir: string;
   port: number;
@@ -41,6 +43,7 @@ export async function startWebPlayer(options: {
     });
     return {
       url: server.url,
+      recordRecovery: (what) => agent.recordRecovery(what),
       async close() {
         await server.close();
         await agent.stop();

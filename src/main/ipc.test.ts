@@ -33,9 +33,13 @@ function setup() {
     reportShowing(report: { showing: string }) {
       host.showing.push(report.showing);
     },
+    reportFailure: () => undefined,
     log(entry: unknown) {
       host.logs.push(entry);
     },
+    chooseService: () => undefined,
+    reportPlay: () => undefined,
+    screenshotTaken: () => undefined,
   } satisfies BridgeHost & Record<string, unknown>;
   const warnings: string[] = [];
   const changes: string[] = [];
@@ -69,7 +73,11 @@ describe('the bridge over IPC', () => {
     expect(Object.values(BRIDGE_CHANNELS)).toEqual([
       'wallboard:get-state',
       'wallboard:report-showing',
+      'wallboard:report-failure',
       'wallboard:log',
+      'wallboard:choose-service',
+      'wallboard:report-play',
+      'wallboard:screenshot-taken',
       'wallboard:message',
     ]);
   });

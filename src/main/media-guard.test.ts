@@ -3,10 +3,13 @@ import { httpsOnlyFetch } from './media-guard';
 
 it('lets the service, https and loopback through, and refuses remote http', async () => {
   const fetched: string[] = [];
-  const fetch = httpsOnlyFetch(async (url) => {
-    fetched.push(url);
-    return new Response('ok');
-  }, 'http://wall.lan:8787');
+  const fetch = httpsOnlyFetch(
+    async (url) => {
+      fetched.push(url);
+      return new Response('ok');
+    },
+    () => 'http://wall.lan:8787',
+  );
   for (const url of [
     'http://wall.lan:8787/devices/lobby',
     'https://cdn.example/video.mp4',
@@ -28,4 +31,13 @@ it('lets the service, https and loopback through, and refuses remote http', asyn
   await expect(fetch('http://cdn.example/video.mp4?sig=secret')).rejects.toThrow(
     'refused http://cdn.example/video.mp4: remote media is loaded over https only',
   );
+});
+
+it('lets only https and loopback through while the service is not known yet', async () => {
+  const fetch = httpsOnlyFetch(
+    async () => new Response('ok'),
+    () => null,
+  );
+  await expect(fetch('https://cdn.example/a.png')).resolves.toBeInstanceOf(Response);
+  await expect(fetch('http://wall.lan:8787/pairings')).rejects.toThrow(TypeError);
 });

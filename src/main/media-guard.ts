@@ -8,12 +8,14 @@ export function isLoopback(url: URL): boolean {
 
 /**
  * The agent's fetch, allowed to reach the service itself (which the operator chose, http or
- * not), any https URL, and loopback; anything else (remote media over plain http) is refused, so
- * no board can make the screen load content that anyone on the way could replace.
+ * not, or picked among those found on the network: `serviceUrl` tells which, once known), any
+ * https URL, and loopback; anything else (remote media over plain http) is refused, so no board
+ * can make the screen load content that anyone on the way could replace.
  */
-export function httpsOnlyFetch(fetch: Fetch, serviceUrl: string): Fetch {
-  const service = new URL(serviceUrl).origin;
+export function httpsOnlyFetch(fetch: Fetch, serviceUrl: () => string | null): Fetch {
   return (url, init) => {
+    const known = serviceUrl();
+    const service = known ? new URL(known).origin : null;
     let parsed: URL;
     try {
       parsed = new URL(url);

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock, settle } from '../agent/testing/fakes';
+import { FakePairings } from '../agent/testing/fake-pairings';
 import { FakeService } from '../agent/testing/fake-service';
+import type { AnnouncedService, ServiceBrowser } from '../agent/ports';
 import { BRIDGE_CHANNELS, type PlayerState } from '../shared/bridge';
 import { CONTENT_SECURITY_POLICY } from './protocols';
 import { createFakeElectron, FakeWebContents, type FakeElectron } from './testing/fake-electron';
@@ -51,6 +53,20 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** Services "on the network" as a test announces them; none by default (never the real mDNS). */
+class FakeBrowser implements ServiceBrowser {
+  private onChange: ((services: AnnouncedService[]) => void) | null = null;
+  start(onChange: (services: AnnouncedService[]) => void): void {
+    this.onChange = onChange;
+  }
+  stop(): void {
+    this.onChange = null;
+  }
+  announce(services: AnnouncedService[]): void {
+    this.onChange?.(services);
+  }
+}
+
 function proc(args: string[], env: Record<string, string> = {}): ShellProcess {
   const service = new FakeService(() => Date.now());
   return {
@@ -68,10 +84,10 @@ function proc(args: string[], env: Record<string, string> = {}): ShellProcess {
         cpu_load: 1,
         memory: { total_bytes: 1, used_bytes: 1 },
         uptime_seconds: 1,
-        display: null,
       }),
     },
     fetch: service.fetch,
+    browser: new FakeBrowser(),
     systemctl: async () => false,
     clock,
   };
@@ -244,11 +260,47 @@ describe('configuration', () => {
     expect(out.stderr).toMatch(/the stored settings were damaged \(.*\); using their last good copy/);
   });
 
-  it('exits with status 2, and says why, when no service is configured', async () => {
-    expect(await start([])).toBeNull();
+  it('exits with status 2, and says why, when a setting is invalid', async () => {
+    expect(await start(['--server', 'ftp://wall.example'])).toBeNull();
     expect(electron.app.exits).toEqual([2]);
-    expect(out.stderr).toMatch(/no service configured/);
+    expect(out.stderr).toMatch(/command-line flags: server must be an http or https URL/);
     expect(electron.windows).toEqual([]);
+  });
+
+  it('with no service configured, pairs with the one picked among those found, keeping the token as given ones are', async () => {
+    const service = new FakeService(() => Date.now());
+    service.addDevice('kitchen');
+    const pairings = new FakePairings(clock, service.fetch);
+    pairings.claimAtOnce = true;
+    const browser = new FakeBrowser();
+    const shell = await startShell(electron as unknown as Electron, {
+      ...proc([]),
+      fetch: pairings.fetch,
+      browser,
+    });
+    if (!shell) throw new Error('the shell did not start');
+    running.push(shell);
+    expect(shell.agent.getState().setup).toEqual({ kind: 'discovering', services: [] });
+    // Off loopback and over plain http: reachable only because it is the service picked.
+    const found = [
+      { id: 'office.local', name: 'Wallboard office', url: 'http://192.0.2.10:8787' },
+      { id: 'lab.local', name: 'Wallboard lab', url: 'http://192.0.2.11:8787' },
+    ];
+    browser.announce(found);
+    electron.ipcMain.send(BRIDGE_CHANNELS.chooseService, trusted(), { id: 'lab.local' });
+    await vi.waitFor(() => expect(shell.agent.getState().device.tag).toBe('kitchen'), shellWait);
+    expect(pairings.calls[0]).toMatchObject({ method: 'POST', path: '/pairings' });
+    expect(await readFile(join(userData, 'token.enc'), 'utf8')).not.toContain('token-of-kitchen');
+    await shell.agent.stop();
+    running.length = 0;
+
+    electron = await freshElectron();
+    const again = await start([]);
+    expect(again?.config).toMatchObject({
+      server: 'http://192.0.2.11:8787',
+      token: 'token-of-kitchen-0123456789',
+      tag: 'kitchen',
+    });
   });
 
   it('leaves the screen to an instance already running', async () => {

@@ -3,12 +3,20 @@ import { join } from 'node:path';
 import type * as ElectronModule from 'electron';
 import type { BrowserWindow } from 'electron';
 import type { DeviceAgent } from '../agent/agent';
-import { ConfigError, defaultTag, resolveConfig, settingsSchema, type AgentConfig } from '../agent/config';
+import {
+  ConfigError,
+  defaultTag,
+  resolveConfig,
+  settingsSchema,
+  type ClientConfig,
+  type Credential,
+} from '../agent/config';
 import { settingsFromEnv } from '../agent/flags';
 import { createNodeAgent } from '../agent/node-agent';
 import { nodeSystemInfo, realClock } from '../agent/node-edges';
-import type { Clock, Fetch, Logger, SystemInfo } from '../agent/ports';
+import type { Clock, Fetch, Logger, ServiceBrowser, SystemInfo } from '../agent/ports';
 import { installAutostart, removeAutostart, runSystemctl, type AutostartTarget } from './autostart';
+import { windowControls } from './capture';
 import { MAIN_HELP, parseMainArgs, type MainArgs } from './cli';
 import { createFileLogger } from './file-logger';
 import { wireBridge } from './ipc';
@@ -45,6 +53,8 @@ export interface ShellProcess {
   /** Edges the tests replace; the real ones by default. */
   system?: SystemInfo;
   fetch?: Fetch;
+  /** Looks for services on the network when none is configured (mDNS by default). */
+  browser?: ServiceBrowser;
   systemctl?: (args: string[]) => Promise<boolean>;
   /** The self-healing's clock (the agent keeps real time). */
   clock?: Clock;
@@ -55,7 +65,7 @@ export interface Shell {
   window: BrowserWindow;
   agent: DeviceAgent;
   healing: SelfHealing;
-  config: AgentConfig;
+  config: ClientConfig;
   log: Logger;
 }
 
@@ -106,7 +116,7 @@ async function loadConfig(
   settings: ShellSettings,
   tokens: TokenStore,
   userData: string,
-): Promise<AgentConfig> {
+): Promise<ClientConfig> {
   const system = proc.system ?? nodeSystemInfo;
   const stored = await settings.readSettings();
   const config = resolveConfig(
@@ -176,7 +186,7 @@ export async function startShell(electron: Electron, proc: ShellProcess): Promis
   // outside ipc.ts's sender and payload checks; the shell reads its settings in main only.
   electron.ipcMain.removeAllListeners('electron-store-get-data');
   const tokens = new TokenStore(userData, electron.safeStorage, log, proc.platform);
-  let config: AgentConfig;
+  let config: ClientConfig;
   try {
     config = await loadConfig(args, proc, settings, tokens, userData);
   } catch (error) {
@@ -186,19 +196,30 @@ export async function startShell(electron: Electron, proc: ShellProcess): Promis
     app.exit(CONFIG_ERROR_EXIT_CODE);
     return null;
   }
-  const server = new URL(config.server);
-  if (server.protocol === 'http:' && !isLoopback(server)) {
+  const server = config.server ? new URL(config.server) : null;
+  if (server?.protocol === 'http:' && !isLoopback(server)) {
     log.warn(`the service ${server.origin} is reached over plain http: its token travels in clear`);
   }
 
+  // A credential got by pairing is kept as one given on the command line is: the token in the
+  // token store, the service and the device tag with the remembered settings.
+  const saveCredential = async (credential: Credential) => {
+    await tokens.write(credential.token);
+    await settings.remember({ server: credential.server, tag: credential.tag });
+  };
   const { agent } = createNodeAgent({
     config,
     dataDir: userData,
     mediaBaseUrl: MEDIA_BASE_URL,
     appVersion: app.getVersion(),
     log,
-    fetch: httpsOnlyFetch(proc.fetch ?? ((url, init) => globalThis.fetch(url, init)), config.server),
+    // The service may be found on the network, and is known to the agent only then.
+    fetch: httpsOnlyFetch(proc.fetch ?? ((url, init) => globalThis.fetch(url, init)), () =>
+      agent.serviceUrl(),
+    ),
     system: proc.system ?? nodeSystemInfo,
+    saveCredential,
+    ...(proc.browser ? { browser: proc.browser } : {}),
   });
 
   const appPath = app.getAppPath();
@@ -250,6 +271,8 @@ export async function startShell(electron: Electron, proc: ShellProcess): Promis
     log,
     { limits: proc.healingLimits, gpuDisabled },
   );
+  // Remote commands: reload and capture this window, restart as the self-healing does.
+  agent.useControls(windowControls(window, () => restart('a remote restart command')));
   window.webContents.on('render-process-gone', (_event, details) => healing.rendererGone(details.reason));
   window.on('unresponsive', () => healing.unresponsive());
   window.on('responsive', () => healing.responsive());

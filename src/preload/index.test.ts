@@ -48,7 +48,16 @@ describe('the preload', () => {
   it("exposes exactly the contract's methods as window.wallboard, and nothing else", () => {
     expect([...electron.contextBridge.exposed.keys()]).toEqual(['wallboard']);
     expect(Object.keys(bridge).sort()).toEqual([...bridgeMethods, 'onMessage'].sort());
-    expect(Object.keys(bridge).sort()).toEqual(['getState', 'log', 'onMessage', 'reportShowing']);
+    expect(Object.keys(bridge).sort()).toEqual([
+      'chooseService',
+      'getState',
+      'log',
+      'onMessage',
+      'reportFailure',
+      'reportPlay',
+      'reportShowing',
+      'screenshotTaken',
+    ]);
     expect(Object.values(bridge).every((value) => typeof value === 'function')).toBe(true);
     expect(Object.values(bridge)).not.toContain(electron.ipcRenderer);
   });

@@ -1,9 +1,46 @@
 import { z } from 'zod';
 import { tagSchema, timestampSchema } from './common';
 import { boardExportSchema } from './board-export';
+import { displaySchema } from './device';
+import { SCREENSHOT_BASE64_MAX } from './command';
 import { metricsDataSchema } from './metrics';
 import { notificationSchema } from './notification';
+import { playReportSchema } from './play';
+import { pairingCreatedSchema } from './pairing';
 import { playlistSchema } from './playlist';
+
+/** A service found on the network (mDNS), as the screen lists it; `id` is what the renderer picks it by. */
+export const foundServiceSchema = z.strictObject({
+  id: z.string().min(1).max(255),
+  name: z.string().max(255),
+  url: z.string().max(2048),
+});
+export type FoundService = z.infer<typeof foundServiceSchema>;
+
+/**
+ * Why the screen cannot play yet, told to the renderer so it shows the right face: it is looking
+ * for a service on the network, it is showing a pairing code, or the service refused its token.
+ * Never holds a secret: the pairing's secret and the token stay in the agent.
+ */
+export const setupSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('discovering'), services: z.array(foundServiceSchema).max(50) }),
+  /** Asking the service for a pairing code; `problem` says why it has none yet. */
+  z.strictObject({
+    kind: z.literal('contacting'),
+    service_url: z.string().max(2048),
+    problem: z.string().max(1000).nullable(),
+  }),
+  z.strictObject({
+    kind: z.literal('pairing'),
+    code: pairingCreatedSchema.shape.code,
+    service_url: z.string().max(2048),
+    /** The console's claim page with the code filled in: what the QR code holds. */
+    claim_url: z.string().max(4096),
+    expires_at: timestampSchema,
+  }),
+  z.strictObject({ kind: z.literal('refused'), service_url: z.string().max(2048) }),
+]);
+export type Setup = z.infer<typeof setupSchema>;
 
 export const playerStateSchema = z.object({
   device: z.object({ tag: tagSchema, name: z.string() }),
@@ -17,18 +54,45 @@ export const playerStateSchema = z.object({
   boards: z.record(z.string(), boardExportSchema),
   /** Remote media URL to the URL the renderer loads it from (the local cache). */
   media: z.record(z.string(), z.string()),
+  /** Set while the screen has no service or credential it can play with (see setupSchema). */
+  setup: setupSchema.nullable().optional(),
 });
 export type PlayerState = z.infer<typeof playerStateSchema>;
 
 /** Reported by the renderer: what is on screen now, for heartbeats. */
-export const showingReportSchema = z.strictObject({ showing: z.string().max(2048) });
+/**
+ * Reported by the renderer: what is on screen now, and its own size (the viewport in device
+ * pixels), for heartbeats. A report without a display says nothing about the size.
+ */
+export const showingReportSchema = z.strictObject({
+  showing: z.string().max(2048),
+  display: displaySchema.optional(),
+});
 export type ShowingReport = z.infer<typeof showingReportSchema>;
+
+/** Reported by the renderer: an item it could not show (`image:<url>`, `video:<url>`, `board:<id>`), and why. */
+export const failureReportSchema = z.strictObject({
+  item: z.string().max(2048),
+  reason: z.string().max(1024),
+});
+export type FailureReport = z.infer<typeof failureReportSchema>;
 
 export const rendererLogSchema = z.strictObject({
   level: z.enum(['info', 'warn', 'error']),
   message: z.string().max(4096),
 });
 export type RendererLog = z.infer<typeof rendererLogSchema>;
+
+/**
+ * The page's answer to a `screenshot` message (web player): the PNG of what it shows, in base64,
+ * or why it could not take one. Electron's shell captures the window itself and never asks.
+ */
+export const screenshotTakenSchema = z.strictObject({
+  request_id: z.string().min(1).max(64),
+  png_base64: z.string().max(SCREENSHOT_BASE64_MAX).optional(),
+  error: z.string().max(1000).optional(),
+});
+export type ScreenshotTaken = z.infer<typeof screenshotTakenSchema>;
 
 /**
  * What a notification plays, resolved by the agent before it is delivered (the renderer never
@@ -54,12 +118,23 @@ export const bridgeContract = {
   methods: {
     getState: { request: null, response: playerStateSchema },
     reportShowing: { request: showingReportSchema, response: null },
+    reportFailure: { request: failureReportSchema, response: null },
     log: { request: rendererLogSchema, response: null },
+    /** The operator picked one of several services found on the network (by its `id`). */
+    chooseService: { request: z.strictObject({ id: foundServiceSchema.shape.id }), response: null },
+    reportPlay: { request: playReportSchema, response: null },
+    screenshotTaken: { request: screenshotTakenSchema, response: null },
   },
   messages: {
     state: { state: playerStateSchema },
     metrics: { flow_tag: tagSchema, data: metricsDataSchema },
     notification: { notification: notificationSchema, sound: notificationSoundSchema },
+    /** Show the device's name and tag full-screen for `seconds` (the `identify` command). */
+    identify: { name: z.string(), tag: tagSchema, seconds: z.int().min(1) },
+    /** Reload the page, saying why (the web player's `reload` and `restart`; Electron's shell reloads its window). */
+    reload: { reason: z.string().max(200) },
+    /** Capture what the page shows and answer with `screenshotTaken` (the web player's `screenshot`). */
+    screenshot: { request_id: z.string().min(1).max(64) },
   },
 } satisfies {
   methods: Record<string, { request: z.ZodType | null; response: z.ZodType | null }>;

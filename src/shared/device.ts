@@ -34,6 +34,23 @@ export type DeviceUpdate = z.infer<typeof deviceUpdateSchema>;
 
 const count = z.number().nonnegative();
 
+/** A screen's size in device pixels (CSS pixels × devicePixelRatio). */
+export const displaySchema = z.strictObject({ width: z.int().min(0), height: z.int().min(0) });
+export type Display = z.infer<typeof displaySchema>;
+
+/** Failures a heartbeat carries at most: the newest, one per item. */
+export const MAX_FAILURES = 20;
+
+/** Something the screen could not show, and why. */
+export const failureSchema = z.strictObject({
+  /** `media:<url>` (did not download), `image:<url>` or `video:<url>` (did not decode or play), `board:<id>` (did not load). */
+  item: textSchema.max(2048),
+  reason: textSchema.max(1024),
+  /** When it last failed. */
+  at: timestampSchema,
+});
+export type Failure = z.infer<typeof failureSchema>;
+
 /** What a heartbeat carries: enough for an operator to diagnose a screen from afar. */
 export const heartbeatSchema = z.strictObject({
   app_version: textSchema.max(64),
@@ -41,7 +58,8 @@ export const heartbeatSchema = z.strictObject({
   cpu_load: z.number().min(0).max(100),
   memory: z.strictObject({ total_bytes: count, used_bytes: count }),
   uptime_seconds: count,
-  display: z.strictObject({ width: z.int().min(0), height: z.int().min(0) }).nullable(),
+  /** The renderer's own size, null without a renderer. */
+  display: displaySchema.nullable(),
   cache: z.strictObject({ bytes: count, items: z.int().min(0) }),
   /** What is on screen now, e.g. "board:<id>", "image:<url>", "waiting". */
   showing: textSchema.max(2048),
@@ -49,6 +67,11 @@ export const heartbeatSchema = z.strictObject({
   recoveries: z
     .array(textSchema.max(255))
     .max(100)
+    .default(() => []),
+  /** What the screen could not show lately (default `[]`, so older clients still validate). */
+  failures: z
+    .array(failureSchema)
+    .max(MAX_FAILURES)
     .default(() => []),
 });
 export type Heartbeat = z.infer<typeof heartbeatSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { commandSchema } from './command';
 import { idSchema, tagSchema } from './common';
 import { metricsDataSchema } from './metrics';
 import { notificationSchema } from './notification';
@@ -20,6 +21,7 @@ export const realtimeEventSchema = z.discriminatedUnion('type', [
     data: metricsDataSchema,
   }),
   z.object({ id: z.int(), type: z.literal('notification.created'), notification: notificationSchema }),
+  z.object({ id: z.int(), type: z.literal('command.created'), command: commandSchema }),
 ]);
 export type RealtimeEvent = z.infer<typeof realtimeEventSchema>;
 export type RealtimeEventType = RealtimeEvent['type'];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, timestampSchema } from './common';
+import { idSchema, tagSchema, timestampSchema } from './common';
 import { textSchema } from './limits';
 
 export const TOKEN_SCOPES = ['full', 'readonly', 'affiliated'] as const;
@@ -15,13 +15,22 @@ export const tokenSchema = z.object({
   name: z.string(),
   created_at: timestampSchema,
   last_used_at: timestampSchema.nullable(),
+  /** The device the token acts for alone (docs/api.md, device-bound tokens), or null. */
+  device_tag: tagSchema.nullable(),
 });
 export type Token = z.infer<typeof tokenSchema>;
 
-export const tokenCreateSchema = z.strictObject({
-  scope: tokenScopeSchema,
-  name: textSchema.trim().max(100, 'must be at most 100 characters').default(''),
-});
+export const tokenCreateSchema = z
+  .strictObject({
+    scope: tokenScopeSchema,
+    name: textSchema.trim().max(100, 'must be at most 100 characters').default(''),
+    /** Binds the token to this device: it then acts for that device only. */
+    device_tag: tagSchema.optional(),
+  })
+  .refine((token) => token.device_tag === undefined || token.scope === 'affiliated', {
+    path: ['device_tag'],
+    message: 'only a token of scope "affiliated" can be bound to a device',
+  });
 export type TokenCreate = z.infer<typeof tokenCreateSchema>;
 
 /** The answer to a creation: the only time the secret is shown. */

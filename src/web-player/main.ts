@@ -3,20 +3,23 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { closeOnSignals } from '../node/close-on-signals';
-import { ConfigError } from '../agent/config';
+import { ConfigError, credentialOf } from '../agent/config';
 import { agentFlagHelp, AGENT_FLAG_OPTIONS, settingsFromFlags } from '../agent/flags';
 import { consoleLogger } from '../agent/node-edges';
 import { createNodeAgent, defaultDataDir, loadAgentConfig } from '../agent/node-agent';
 import { startWebPlayerServer } from './web-player-server';
 
-const HELP = `Usage: npm run start:web -- --server <url> --token <token> [options]
+const HELP = `Usage: npm run start:web -- [--server <url>] [--token <token>] [options]
 
 Runs the Wallboard device agent without Electron and serves the player to any browser at
-http://127.0.0.1:<port>/.
+http://127.0.0.1:<port>/. Without a token the page shows a pairing code to claim in the
+service's console (or with POST /pairings/claim); the token it then gets is kept in the settings
+file. Without a service it looks for one on the local network (mDNS).
 
 Options (each also from the environment or <data-dir>/settings/settings.json):
 ${agentFlagHelp({
-  token: 'scope affiliated is enough',
+  token: 'scope affiliated is enough; none: the screen pairs by a code',
+  server: 'none: found on the local network',
   'cache-dir': 'default <data-dir>/media',
 })}
   --data-dir <dir>       state and settings (default $XDG_DATA_HOME/wallboard or ~/.local/share/wallboard)
@@ -68,7 +71,11 @@ async function main(): Promise<void> {
     log,
   });
   // Scripts and tests that start the player on port 0 read the address from this line.
-  process.stdout.write(`Wallboard web player for device "${config.tag}" at ${server.url}\n`);
+  process.stdout.write(
+    credentialOf(config)
+      ? `Wallboard web player for device "${config.tag}" at ${server.url}\n`
+      : `Wallboard web player at ${server.url}, pairing: its code shows there (and in the log)\n`,
+  );
   closeOnSignals(async () => {
     await server.close();
     await agent.stop();

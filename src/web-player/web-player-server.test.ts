@@ -2,13 +2,14 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import type { z } from 'zod';
 import type { BridgeHost } from '../agent/bridge-host';
 import {
   playerStateSchema,
   type BridgeMessage,
+  type FailureReport,
   type PlayerState,
   type RendererLog,
   type ShowingReport,
@@ -25,6 +26,7 @@ const MEDIA_BYTES = Buffer.from('0123456789');
 class FakeHost implements BridgeHost {
   state = STATE;
   readonly reports: ShowingReport[] = [];
+  readonly failures: FailureReport[] = [];
   readonly logs: RendererLog[] = [];
   readonly listeners = new Set<(message: BridgeMessage) => void>();
   getState(): PlayerState {
@@ -37,9 +39,15 @@ class FakeHost implements BridgeHost {
   reportShowing(report: ShowingReport): void {
     this.reports.push(report);
   }
+  reportFailure(report: FailureReport): void {
+    this.failures.push(report);
+  }
   log(entry: RendererLog): void {
     this.logs.push(entry);
   }
+  chooseService(): void {}
+  reportPlay(): void {}
+  screenshotTaken(): void {}
   emit(message: BridgeMessage): void {
     for (const listener of this.listeners) listener(message);
   }
@@ -234,11 +242,36 @@ describe('the bridge socket', () => {
 
   it('passes reports and logs to the host', async () => {
     const client = await connect();
-    client.send({ method: 'reportShowing', request: { showing: 'board:42' } });
+    const display = { width: 1920, height: 1080 };
+    client.send({ method: 'reportShowing', request: { showing: 'board:42', display } });
+    client.send({
+      method: 'reportFailure',
+      request: { item: 'image:https://x.test/a.png', reason: 'broken' },
+    });
     client.send({ method: 'log', request: { level: 'warn', message: 'slow frame' } });
-    await client.state(1); // frames are handled in order: this answer comes after both
-    expect(host.reports).toEqual([{ showing: 'board:42' }]);
+    await client.state(1); // frames are handled in order: this answer comes after all three
+    expect(host.reports).toEqual([{ showing: 'board:42', display }]);
+    expect(host.failures).toEqual([{ item: 'image:https://x.test/a.png', reason: 'broken' }]);
     expect(host.logs).toEqual([{ level: 'warn', message: 'slow frame' }]);
+  });
+
+  it('tells the host "no renderer" once its last page is gone', async () => {
+    const [first, second] = [await connect(), await connect()];
+    first.send({ method: 'reportShowing', request: { showing: 'board:42' } });
+    await first.state(1);
+    first.socket.terminate();
+    // The other page still shows the player: nothing changes.
+    await second.state(2);
+    expect(host.reports).toEqual([{ showing: 'board:42' }]);
+    second.socket.close();
+    await vi.waitFor(() =>
+      expect(host.reports).toEqual([{ showing: 'board:42' }, { showing: 'no renderer' }]),
+    );
+    // A page that attaches again is shown once it reports.
+    const third = await connect();
+    third.send({ method: 'reportShowing', request: { showing: 'board:42' } });
+    await third.state(3);
+    expect(host.reports.at(-1)).toEqual({ showing: 'board:42' });
   });
 
   it('drops invalid frames with a warning and keeps the socket open', async () => {

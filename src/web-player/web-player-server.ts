@@ -6,6 +6,8 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { callHost, type BridgeHost } from '../agent/bridge-host';
 import { CACHE_FILE_NAME } from '../agent/node-cache-files';
+import { NO_RENDERER } from '../agent/screen-status';
+import { SCREENSHOT_BASE64_MAX } from '../shared/command';
 import { describeIssues } from '../shared/issues';
 import { WEB_BRIDGE_PATH, callFrameSchema, type AgentFrame } from '../shared/web-bridge-protocol';
 import { folderHandler, sendFile } from './static-server';
@@ -45,8 +47,11 @@ const SECURITY_HEADERS: Record<string, string> = {
 
 /** Media cache names: a hex digest and an optional short extension, so never a path. */
 const MEDIA_PREFIX = '/media/';
-/** Renderer frames are small (a log entry is at most 4096 characters, before JSON escaping). */
-const MAX_FRAME_BYTES = 64 * 1024;
+/**
+ * Renderer frames are small (a log entry is at most 4096 characters, before JSON escaping), but
+ * for a screenshot, the page's PNG in base64 (the `screenshot` command), and its envelope.
+ */
+const MAX_FRAME_BYTES = SCREENSHOT_BASE64_MAX + 64 * 1024;
 /** A page that stops reading is dropped rather than buffered without end; it reconnects. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
@@ -177,6 +182,11 @@ export async function startWebPlayerServer(options: WebPlayerServerOptions): Pro
   sockets.on('connection', (socket: WebSocket) => {
     socket.on('message', (data, isBinary) => receive(socket, data, isBinary));
     socket.on('error', (error) => log.warn(`web player: bridge socket: ${error.message}`));
+    // The server's own tracking has dropped the socket by now. With no page left nothing is on
+    // screen: the heartbeats say so until a page attaches and reports what it shows.
+    socket.on('close', () => {
+      if (sockets.clients.size === 0) host.reportShowing({ showing: NO_RENDERER });
+    });
   });
 
   // One subscription for every page, and each message serialised once for all of them.

@@ -4,6 +4,22 @@ import type { ItemView } from './resolve-item';
 type ImageView = Extract<ItemView, { kind: 'image' }>;
 type VideoView = Extract<ItemView, { kind: 'video' }>;
 
+/** MediaError's codes in words: the reason goes to the status an operator reads. */
+const MEDIA_ERRORS: Record<number, string> = {
+  1: 'loading was aborted',
+  2: 'a network error',
+  3: 'it could not be decoded',
+  4: 'its format or source is not supported',
+};
+
+/** Why a video element failed, from its MediaError (with the browser's own detail when it gives one). */
+function videoError(video: HTMLVideoElement): string {
+  const error = video.error;
+  if (!error) return 'the video could not be loaded';
+  const detail = error.message ? ` (${error.message})` : '';
+  return `the video could not be loaded: ${MEDIA_ERRORS[error.code] ?? `error ${error.code}`}${detail}`;
+}
+
 /** Ready once decoded, so the switch never shows an image drawn halfway. */
 export function ImageItem({
   view,
@@ -104,7 +120,7 @@ export function VideoItem({ view, active, onReady, onFailed, onEnded, onTimeLeft
       playsInline
       disablePictureInPicture
       onCanPlay={onReady}
-      onError={() => onFailed('the video could not be loaded')}
+      onError={(event) => onFailed(videoError(event.currentTarget))}
       onPlaying={(event) => {
         const video = event.currentTarget;
         if (active) onTimeLeft(video.duration - video.currentTime);

@@ -86,6 +86,10 @@ describe('player: images and videos', () => {
     await vi.waitFor(() => expect(onScreen()).toBe('board:b'), browserWait);
     expect(bridge.reports).toEqual(['board:a', 'board:b']);
     expect(bridge.logText()).toContain(`skipped image:${IMAGE_FIT}: the image could not be decoded`);
+    // Told to the agent too, for the heartbeats.
+    expect(bridge.failures).toEqual([
+      { item: `image:${IMAGE_FIT}`, reason: expect.stringContaining('the image could not be decoded') },
+    ]);
   });
 
   it('plays a video muted, to its end, prepared without playing before its turn', async () => {
@@ -137,6 +141,9 @@ describe('player: images and videos', () => {
     await vi.waitFor(() => expect(onScreen()).toBe('board:b'), browserWait);
     expect(bridge.reports).toEqual(['board:a', 'board:b']);
     expect(bridge.logText()).toContain(`skipped video:${BROKEN}: the video could not be loaded`);
+    expect(bridge.failures).toEqual([
+      { item: `video:${BROKEN}`, reason: expect.stringMatching(/^the video could not be loaded: \w/) },
+    ]);
   });
 
   it('plays a single video again at its end', async () => {

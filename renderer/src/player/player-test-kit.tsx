@@ -3,12 +3,15 @@ import { render } from 'vitest-browser-react';
 import { boardExportSchema, type BoardExport } from '../../../src/shared/board-export';
 import type {
   BridgeMessage,
+  FailureReport,
   PlayerState,
   RendererLog,
+  ScreenshotTaken,
   ShowingReport,
   WallboardBridge,
 } from '../../../src/shared/bridge';
 import { bridgeClient } from '../../../src/shared/bridge-client';
+import type { PlayReport } from '../../../src/shared/play';
 import { notificationSchema, type Notification } from '../../../src/shared/notification';
 import { playlistSchema } from '../../../src/shared/playlist';
 import { FlowStore } from '../store/flow-store';
@@ -48,6 +51,13 @@ export const browserWait = { timeout: 5000, interval: 10 };
 export class FakeBridge implements WallboardBridge {
   readonly logs: RendererLog[] = [];
   readonly reports: string[] = [];
+  /** Every report whole, with the page's size. */
+  readonly showingReports: ShowingReport[] = [];
+  readonly failures: FailureReport[] = [];
+  readonly chosen: string[] = [];
+  /** Proof of play, and the answers to `screenshot` messages. */
+  readonly plays: PlayReport[] = [];
+  readonly screenshots: ScreenshotTaken[] = [];
   private readonly listeners = new Set<(message: BridgeMessage) => void>();
 
   constructor(public state: PlayerState) {}
@@ -63,10 +73,27 @@ export class FakeBridge implements WallboardBridge {
 
   reportShowing(report: ShowingReport): void {
     this.reports.push(report.showing);
+    this.showingReports.push(report);
+  }
+
+  reportFailure(report: FailureReport): void {
+    this.failures.push(report);
   }
 
   log(entry: RendererLog): void {
     this.logs.push(entry);
+  }
+
+  chooseService(choice: { id: string }): void {
+    this.chosen.push(choice.id);
+  }
+
+  reportPlay(report: PlayReport): void {
+    this.plays.push(report);
+  }
+
+  screenshotTaken(answer: ScreenshotTaken): void {
+    this.screenshots.push(answer);
   }
 
   emit(message: BridgeMessage): void {
@@ -84,6 +111,9 @@ export function throughClient(fake: FakeBridge): WallboardBridge {
     ask: () => fake.getState(),
     tell: (method, [entry]) => {
       if (method === 'log') fake.log(entry as RendererLog);
+      else if (method === 'reportFailure') fake.reportFailure(entry as FailureReport);
+      else if (method === 'reportPlay') fake.reportPlay(entry as PlayReport);
+      else if (method === 'screenshotTaken') fake.screenshotTaken(entry as ScreenshotTaken);
       else fake.reportShowing(entry as ShowingReport);
     },
     subscribe: (listener) => fake.onMessage(listener),

@@ -2,6 +2,7 @@ import {
   useCallback,
   useEffect,
   useLayoutEffect,
+  useMemo,
   useState,
   useSyncExternalStore,
   type ReactNode,
@@ -12,12 +13,15 @@ import type { FlowStore } from '../store/flow-store';
 import { ItemLayer } from './item-layer';
 import { NotificationArea } from './notification-area';
 import { NotificationQueue } from './notification-queue';
+import { reportPlays } from './play-report';
+import { ScreenReporter } from './screen-report';
 import { Sequencer, type SequencerOptions, type Slot } from './sequencer';
 import { playSound, soundSource } from './sound';
 import './player.css';
 
 const MAX_LOG = 4096;
-const MAX_SHOWING = 2048;
+const MAX_ITEM = 2048;
+const MAX_REASON = 1024;
 
 interface PlayerProps {
   state: PlayerState;
@@ -45,14 +49,19 @@ export function Player({ state, store, bridge, waiting, timing }: PlayerProps) {
     [bridge],
   );
 
+  const reporter = useMemo(() => new ScreenReporter((report) => bridge.reportShowing(report)), [bridge]);
+  useEffect(() => reporter.watch(), [reporter]);
+
   // Layout effects, in this order: the new state is taken before the browser paints, so a frame
   // never pairs the new state with the items of the old one.
   useLayoutEffect(() => {
     sequencer.attach({
       log,
-      report: (showing) => bridge.reportShowing({ showing: showing.slice(0, MAX_SHOWING) }),
+      report: (showing) => reporter.report(showing),
+      failed: (item, reason) =>
+        bridge.reportFailure({ item: item.slice(0, MAX_ITEM), reason: reason.slice(0, MAX_REASON) }),
     });
-  }, [sequencer, bridge, log]);
+  }, [sequencer, bridge, reporter, log]);
   useLayoutEffect(() => sequencer.update(state), [sequencer, state]);
   useLayoutEffect(() => {
     queue.attach({
@@ -72,6 +81,9 @@ export function Player({ state, store, bridge, waiting, timing }: PlayerProps) {
       queue.pause();
     };
   }, [sequencer, queue]);
+
+  // Proof of play: each item, as it leaves the screen.
+  useEffect(() => reportPlays(sequencer, (play) => bridge.reportPlay(play)), [sequencer, bridge]);
 
   useEffect(
     () =>

@@ -34,6 +34,8 @@ export interface SequencerOutput {
   log(level: 'info' | 'warn', message: string): void;
   /** What is on screen, at each switch (see describeView). */
   report(showing: string): void;
+  /** An item that could not be shown (see describeView), and why: the heartbeats carry it. */
+  failed(item: string, reason: string): void;
 }
 
 export const PREPARE_LEAD_MS = 3000;
@@ -54,7 +56,11 @@ const itemIdentity = (item: PlaylistItem): string =>
  */
 export class Sequencer {
   private readonly options: Required<SequencerOptions>;
-  private output: SequencerOutput = { log: () => undefined, report: () => undefined };
+  private output: SequencerOutput = {
+    log: () => undefined,
+    report: () => undefined,
+    failed: () => undefined,
+  };
   private readonly listeners = new Set<() => void>();
   private state: PlayerState | null = null;
   private current: Slot | null = null;
@@ -115,6 +121,7 @@ export class Sequencer {
     const slot = [this.current, this.next].find((candidate) => candidate?.id === id);
     if (!slot) return;
     this.output.log('warn', `skipped ${describeView(slot.view)}: ${reason}`);
+    this.output.failed(describeView(slot.view), reason);
     this.failures.set(itemKey(slot.item), reason);
     if (slot === this.next) {
       this.dropNext();

@@ -38,6 +38,10 @@ export class FakeService {
       if (!device) return notFound();
       if (sub === 'heartbeat') return json(200, { ...device, online: true });
       if (sub === 'offline') return json(200, { ...device, online: false });
+      // Nothing waits for the device, and every play is taken (commands and plays have fakes of their own).
+      if (sub === 'commands') return json(200, []);
+      if (sub === 'plays')
+        return json(200, { received: (body as unknown[]).length, stored: (body as unknown[]).length });
       return json(200, device);
     }
     if (kind === 'playlists' && id)

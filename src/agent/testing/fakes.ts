@@ -114,6 +114,7 @@ export class MemoryStore implements KeyValueStore {
 export class FakeSocket implements RealtimeSocket {
   readonly hellos: { tag: string; lastEventId: number | null }[] = [];
   closed = false;
+  reconnects = 0;
   private readonly listeners = new Map<string, ((...args: never[]) => void)[]>();
 
   constructor(public answer: (lastEventId: number | null) => HelloAck) {}
@@ -125,6 +126,10 @@ export class FakeSocket implements RealtimeSocket {
   async hello(tag: string, lastEventId: number | null): Promise<HelloAck> {
     this.hellos.push({ tag, lastEventId });
     return this.answer(lastEventId);
+  }
+
+  reconnect(): void {
+    this.reconnects++;
   }
 
   close(): void {
@@ -148,7 +153,6 @@ export const fixedSystem: SystemInfo = {
     cpu_load: 5,
     memory: { total_bytes: 1000, used_bytes: 500 },
     uptime_seconds: 60,
-    display: { width: 1920, height: 1080 },
   }),
 };
 

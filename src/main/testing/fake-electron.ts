@@ -52,6 +52,12 @@ export class FakeWebContents extends EventEmitter {
   reload(): void {
     this.reloads += 1;
   }
+  /** What capturePage sees: the page's PNG, or null for a window that shows nothing. */
+  page: Uint8Array | null = null;
+  capturePage(): Promise<{ isEmpty(): boolean; toPNG(): Buffer }> {
+    const png = this.page;
+    return Promise.resolve({ isEmpty: () => png === null, toPNG: () => Buffer.from(png ?? []) });
+  }
   forcefullyCrashRenderer(): void {
     this.crashes += 1;
   }
