@@ -48,24 +48,8 @@ async function showBoard(page: Page): Promise<void> {
         (await stack.api<{ online: boolean }>('GET', `/devices/${stack.tag}`).catch(() => null))?.online,
     )
     .toBe(true);
-  const board = await stack.api<{ id: string }>('POST', '/boards/import', {
-    name: 'Commands',
-    widgets: [
-      {
-        flow: { tag: 'cmd-cpu', data: { value: 42 } },
-        variant: 'value',
-        column: 0,
-        row: 0,
-        width: 16,
-        height: 10,
-      },
-    ],
-  });
-  const playlist = await stack.api<{ id: string }>('POST', '/playlists', {
-    name: 'Commands',
-    items: [{ type: 'board', board_id: board.id, duration: 2 }],
-  });
-  await stack.api('PATCH', `/devices/${stack.tag}`, { playlist_id: playlist.id });
+  const playlistId = await stack.boardPlaylist('Commands', 'cmd-cpu', 42, 2);
+  await stack.api('PATCH', `/devices/${stack.tag}`, { playlist_id: playlistId });
   await page.goto(stack.playerUrl);
   await expect(page.locator('[data-board-name="Commands"]')).toBeVisible();
 }

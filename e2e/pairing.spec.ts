@@ -18,23 +18,7 @@ test.afterEach(async ({}, testInfo) => {
 test('an unconfigured web player shows a code; claimed through the API, its board is on screen within 5 s', async ({
   page,
 }, testInfo) => {
-  const board = await stack.api<{ id: string }>('POST', '/boards/import', {
-    name: 'Paired',
-    widgets: [
-      {
-        flow: { tag: 'paired-cpu', data: { value: 42 } },
-        variant: 'value',
-        column: 0,
-        row: 0,
-        width: 16,
-        height: 10,
-      },
-    ],
-  });
-  const playlist = await stack.api<{ id: string }>('POST', '/playlists', {
-    name: 'Paired',
-    items: [{ type: 'board', board_id: board.id, duration: 30 }],
-  });
+  const playlistId = await stack.boardPlaylist('Paired', 'paired-cpu', 42, 30);
 
   // The service's address and nothing else: the screen asks for a pairing and shows its code.
   await stack.startPlayer({ unpaired: true });
@@ -51,7 +35,7 @@ test('an unconfigured web player shows a code; claimed through the API, its boar
   await page.screenshot({ path: testInfo.outputPath('pairing-screen.png') });
 
   // An operator claims it, giving it a tag and the playlist.
-  await stack.api('POST', '/pairings/claim', { code, tag: 'kitchen', playlist_id: playlist.id });
+  await stack.api('POST', '/pairings/claim', { code, tag: 'kitchen', playlist_id: playlistId });
   const claimed = Date.now();
   await expect(page.locator('[data-board-name="Paired"]')).toBeVisible({ timeout: 5000 });
   expect(Date.now() - claimed).toBeLessThan(5000);

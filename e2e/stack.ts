@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnService, type ServiceProcess } from '../service/service-process';
+import { freePort } from '../src/node/testing/free-ports';
 
 const WEB_PLAYER = fileURLToPath(new URL('../dist/web-player/main.mjs', import.meta.url));
 
@@ -108,6 +108,31 @@ export class Stack {
     return (response.status === 204 ? undefined : await response.json()) as T;
   }
 
+  /**
+   * A playlist of one board named `name` whose value widget shows the flow `flowTag` (with
+   * `value`) over the whole grid; returns the playlist's id.
+   */
+  async boardPlaylist(name: string, flowTag: string, value: number, duration: number): Promise<string> {
+    const board = await this.api<{ id: string }>('POST', '/boards/import', {
+      name,
+      widgets: [
+        {
+          flow: { tag: flowTag, data: { value } },
+          variant: 'value',
+          column: 0,
+          row: 0,
+          width: 16,
+          height: 10,
+        },
+      ],
+    });
+    const playlist = await this.api<{ id: string }>('POST', '/playlists', {
+      name,
+      items: [{ type: 'board', board_id: board.id, duration }],
+    });
+    return playlist.id;
+  }
+
   async stop(): Promise<void> {
     if (this.player && this.player.exitCode === null) {
       const exited = once(this.player, 'exit');
@@ -117,12 +142,4 @@ export class Stack {
     await this.service?.stop();
     await rm(this.dir, { recursive: true, force: true });
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  return typeof address === 'object' && address ? address.port : 0;
 }

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenScope } from '../src/shared/token';
 import { startTestService, type TestService } from './test-support';
 import { clientsOf, hello, listen, nextEvent, seed } from './testing/realtime-clients';
+import { sampleHeartbeat } from '../src/shared/testing/device-fixtures';
 
 /**
  * Tokens bound to a device (docs/api.md, device-bound tokens), as a matrix like scopes.test.ts:
@@ -42,16 +43,7 @@ beforeAll(async () => {
 afterEach(() => sockets.closeAll());
 afterAll(() => service.close());
 
-const heartbeat = {
-  app_version: '1.4.0',
-  os: 'Debian 13',
-  cpu_load: 12.5,
-  memory: { total_bytes: 8_000_000_000, used_bytes: 2_000_000_000 },
-  uptime_seconds: 3600,
-  display: { width: 1920, height: 1080 },
-  cache: { bytes: 1024, items: 3 },
-  showing: 'board:b1',
-};
+const heartbeat = sampleHeartbeat('board:b1');
 
 /** Valid bodies, so that a refusal is the token's and not the body's. */
 const BODIES: Record<string, (who: Who) => unknown> = {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { iso } from './repositories/rows';
 import { eventsAfter, lastEventId as lastLoggedId, startTestService, type TestService } from './test-support';
+import { sampleHeartbeat } from '../src/shared/testing/device-fixtures';
 
 let service: TestService;
 let current = new Date('2026-11-21T07:00:00.000Z');
@@ -11,16 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
-const heartbeat = {
-  app_version: '1.4.0',
-  os: 'Debian 13',
-  cpu_load: 12.5,
-  memory: { total_bytes: 8_000_000_000, used_bytes: 2_000_000_000 },
-  uptime_seconds: 3600,
-  display: { width: 1920, height: 1080 },
-  cache: { bytes: 1024, items: 3 },
-  showing: 'board:b_1',
-};
+const heartbeat = sampleHeartbeat('board:b_1');
 
 interface EventRow {
   type: string;

@@ -1,19 +1,10 @@
-import { createSocket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import { Bonjour, type Service } from 'bonjour-service';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCommand } from '../cli-options';
 import { startTestService, type TestService } from '../test-support';
 import { MDNS_SERVICE_TYPE } from './mdns';
-
-/** A UDP port free on loopback now, for an mDNS of the test's own (never the network's 5353). */
-async function freeUdpPort(): Promise<number> {
-  const socket = createSocket('udp4');
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  const { port } = socket.address();
-  await new Promise<void>((resolve) => socket.close(resolve));
-  return port;
-}
+import { freeUdpPort } from '../../src/node/testing/free-ports';
 
 let service: TestService | null = null;
 let browsing: Bonjour | null = null;

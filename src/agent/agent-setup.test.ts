@@ -4,10 +4,10 @@ import type { HelloAck } from '../shared/events';
 import { DeviceAgent } from './agent';
 import type { ClientConfig, Credential } from './config';
 import { POLL_MS } from './pairing';
-import type { MediaStore, RealtimeOptions } from './ports';
+import type { RealtimeOptions } from './ports';
 import { FakePairings } from './testing/fake-pairings';
 import { FakeService, sampleBoard, samplePlaylist } from './testing/fake-service';
-import { FakeClock, FakeSocket, fixedSystem, MemoryStore, recordingLogger } from './testing/fakes';
+import { agentDeps, FakeClock, FakeSocket, MemoryStore, recordingLogger } from './testing/fakes';
 
 const SERVER = 'http://service.test';
 const base: ClientConfig = {
@@ -18,15 +18,6 @@ const base: ClientConfig = {
   heartbeatSeconds: 30,
   cacheDir: '/unused',
   cacheLimitBytes: 1e9,
-};
-
-const noMedia: MediaStore = {
-  load: async () => undefined,
-  ensure: async () => 'x',
-  has: () => false,
-  nameOf: () => 'x',
-  usage: () => ({ bytes: 0, items: 0 }),
-  flush: async () => undefined,
 };
 
 const resyncAck = (): HelloAck => ({ resync: true, events: [], last_event_id: 10 });
@@ -52,7 +43,7 @@ beforeEach(() => {
 
 function makeAgent(config: ClientConfig): DeviceAgent {
   return new DeviceAgent(
-    {
+    agentDeps({
       fetch: pairings.fetch,
       connectRealtime: (options) => {
         connections.push(options);
@@ -60,14 +51,9 @@ function makeAgent(config: ClientConfig): DeviceAgent {
       },
       clock,
       store: new MemoryStore(),
-      system: fixedSystem,
-      media: noMedia,
       log,
-      random: () => 0.5,
-      appVersion: '1.2.3',
-      mediaBaseUrl: '/media/',
       saveCredential: async (credential) => void saved.push(credential),
-    },
+    }),
     config,
   );
 }

@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -11,20 +9,13 @@ import type { DeviceAgent } from './agent';
 import type { AgentConfig } from './config';
 import { createNodeAgent } from './node-agent';
 import { fixedSystem, recordingLogger, SkippableClock } from './testing/fakes';
+import { freePort } from '../node/testing/free-ports';
 
 const ADMIN = 'agent-integration-admin-token-01';
 let dir: string;
 let port: number;
 let service: ServiceProcess | null = null;
 const agents: DeviceAgent[] = [];
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  return typeof address === 'object' && address ? address.port : 0;
-}
 
 async function startService(): Promise<void> {
   service = await spawnService(

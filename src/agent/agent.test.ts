@@ -3,35 +3,19 @@ import { playerStateSchema, type BridgeMessage } from '../shared/bridge';
 import type { HelloAck } from '../shared/events';
 import { DeviceAgent } from './agent';
 import type { MediaStore } from './ports';
-import type { AgentConfig } from './config';
 import { FakeService, sampleBoard, samplePlaylist } from './testing/fake-service';
 import {
+  agentDeps,
   FakeClock,
   FakeSocket,
-  fixedSystem,
+  lobbyConfig,
   MemoryStore,
+  noMedia,
   notificationWithSound,
   recordingLogger,
 } from './testing/fakes';
 
-const config: AgentConfig = {
-  server: 'http://service.test',
-  token: 'secret',
-  tag: 'lobby',
-  name: 'Lobby',
-  heartbeatSeconds: 30,
-  cacheDir: '/unused',
-  cacheLimitBytes: 1e9,
-};
-
-const noMedia: MediaStore = {
-  load: async () => undefined,
-  ensure: async () => 'x',
-  has: () => false,
-  nameOf: () => 'x',
-  usage: () => ({ bytes: 0, items: 0 }),
-  flush: async () => undefined,
-};
+const config = lobbyConfig;
 
 let clock: FakeClock;
 let service: FakeService;
@@ -45,18 +29,15 @@ const resyncAck = (id = 10): HelloAck => ({ resync: true, events: [], last_event
 
 function makeAgent(media: MediaStore = noMedia): DeviceAgent {
   const agent = new DeviceAgent(
-    {
+    agentDeps({
       fetch: service.fetch,
       connectRealtime: () => socket,
       clock,
       store,
-      system: fixedSystem,
       media,
       log,
       random: () => random,
-      appVersion: '1.2.3',
-      mediaBaseUrl: '/media/',
-    },
+    }),
     config,
   );
   agent.onMessage((message) => messages.push(message));

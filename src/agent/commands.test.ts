@@ -12,7 +12,15 @@ import {
 } from './commands';
 import { ServiceError } from './service-client';
 import { FakeService } from './testing/fake-service';
-import { FakeClock, FakeSocket, fixedSystem, MemoryStore, recordingLogger, settle } from './testing/fakes';
+import {
+  agentDeps,
+  FakeClock,
+  FakeSocket,
+  lobbyConfig,
+  MemoryStore,
+  recordingLogger,
+  settle,
+} from './testing/fakes';
 
 /** The command routes of a service, in memory: statuses move as the real one's do. */
 class FakeCommands implements CommandService {
@@ -254,7 +262,7 @@ describe('restart in the web player (no restart of the app its own)', () => {
     };
     const sockets: FakeSocket[] = [];
     const agent = new DeviceAgent(
-      {
+      agentDeps({
         fetch,
         connectRealtime: () => {
           const socket = new FakeSocket((last) => ({ resync: last === null, events: [], last_event_id: 5 }));
@@ -263,29 +271,9 @@ describe('restart in the web player (no restart of the app its own)', () => {
         },
         clock,
         store,
-        system: fixedSystem,
-        media: {
-          load: async () => undefined,
-          ensure: async () => 'x',
-          has: () => false,
-          nameOf: () => 'x',
-          usage: () => ({ bytes: 0, items: 0 }),
-          flush: async () => undefined,
-        },
         log,
-        random: () => 0.5,
-        appVersion: '1.2.3',
-        mediaBaseUrl: '/media/',
-      },
-      {
-        server: 'http://service.test',
-        token: 'secret',
-        tag: 'lobby',
-        name: 'Lobby',
-        heartbeatSeconds: 30,
-        cacheDir: '/unused',
-        cacheLimitBytes: 1e9,
-      },
+      }),
+      lobbyConfig,
     );
     agent.onMessage((message) => messages.push(message));
     await agent.start();

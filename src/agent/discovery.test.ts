@@ -1,27 +1,12 @@
-import { createSocket } from 'node:dgram';
-import { once } from 'node:events';
 import { Bonjour } from 'bonjour-service';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FoundService } from '../shared/bridge';
 import { Discovery, SETTLE_MS } from './discovery';
 import { bonjourBrowser } from './node-edges';
-import type { AnnouncedService, ServiceBrowser } from './ports';
+import type { AnnouncedService } from './ports';
 import { FakeClock, recordingLogger } from './testing/fakes';
-
-class FakeBrowser implements ServiceBrowser {
-  running = false;
-  private onChange: ((services: AnnouncedService[]) => void) | null = null;
-  start(onChange: (services: AnnouncedService[]) => void): void {
-    this.running = true;
-    this.onChange = onChange;
-  }
-  stop(): void {
-    this.running = false;
-  }
-  announce(services: AnnouncedService[]): void {
-    this.onChange?.(services);
-  }
-}
+import { FakeBrowser } from './testing/fake-browser';
+import { freeUdpPort } from '../node/testing/free-ports';
 
 const office = {
   id: 'office._wallboard._tcp.local',
@@ -96,15 +81,6 @@ describe('discovery', () => {
     expect(found.error?.message).toBe('stopped');
   });
 });
-
-async function freeUdpPort(): Promise<number> {
-  const socket = createSocket('udp4');
-  socket.bind(0, '127.0.0.1');
-  await once(socket, 'listening');
-  const { port } = socket.address();
-  socket.close();
-  return port;
-}
 
 describe('the mDNS browser', () => {
   it('finds a service announced with bonjour-service, at the address its answer came from', async () => {

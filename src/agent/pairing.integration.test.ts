@@ -1,7 +1,6 @@
 // A screen with nothing configured, against the real service: it finds the service over mDNS
 // (on loopback, on a port of its own: no packet reaches the network), shows a code, is claimed
 // through the API, keeps its credential and plays, and needs no pairing at its next start.
-import { createSocket } from 'node:dgram';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,14 +13,7 @@ import { SETTLE_MS } from './discovery';
 import { bonjourBrowser } from './node-edges';
 import { createNodeAgent, loadAgentConfig } from './node-agent';
 import { fixedSystem, recordingLogger, SkippableClock } from './testing/fakes';
-
-async function freeUdpPort(): Promise<number> {
-  const socket = createSocket('udp4');
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  const { port } = socket.address();
-  await new Promise<void>((resolve) => socket.close(resolve));
-  return port;
-}
+import { freeUdpPort } from '../node/testing/free-ports';
 
 const wait = { timeout: 15_000, interval: 50 };
 let dir: string;

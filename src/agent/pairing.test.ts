@@ -3,9 +3,9 @@ import type { Setup } from '../shared/bridge';
 import type { Credential } from './config';
 import { SETTLE_MS } from './discovery';
 import { claimUrl, Enrolment, Pairing, POLL_MS } from './pairing';
-import type { AnnouncedService, ServiceBrowser } from './ports';
 import { apiError, FakePairings, json, SECRET_PREFIX } from './testing/fake-pairings';
 import { FakeClock, recordingLogger } from './testing/fakes';
+import { FakeBrowser } from './testing/fake-browser';
 
 const SERVER = 'http://wall.test:8787';
 
@@ -149,21 +149,6 @@ describe('pairing', () => {
     );
   });
 });
-
-class FakeBrowser implements ServiceBrowser {
-  running = false;
-  private onChange: ((services: AnnouncedService[]) => void) | null = null;
-  start(onChange: (services: AnnouncedService[]) => void): void {
-    this.running = true;
-    this.onChange = onChange;
-  }
-  stop(): void {
-    this.running = false;
-  }
-  announce(services: AnnouncedService[]): void {
-    this.onChange?.(services);
-  }
-}
 
 describe('enrolment', () => {
   it('finds the only service on the network, pairs with it and keeps the credential before using it', async () => {

@@ -1,6 +1,4 @@
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -9,6 +7,7 @@ import type { Play, PlayReport } from '../shared/play';
 import type { DeviceAgent } from './agent';
 import { createNodeAgent } from './node-agent';
 import { fixedSystem, recordingLogger, SkippableClock } from './testing/fakes';
+import { freePort } from '../node/testing/free-ports';
 
 // Proof of play across an outage, against the real service in its own process: what the screen
 // plays while the service is down reaches it once it is back, each play once.
@@ -18,14 +17,6 @@ let dir: string;
 let port: number;
 let service: ServiceProcess | null = null;
 let agent: DeviceAgent | null = null;
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  return typeof address === 'object' && address ? address.port : 0;
-}
 
 async function startService(): Promise<void> {
   service = await spawnService(['--port', String(port), '--data', join(dir, 'service')], {

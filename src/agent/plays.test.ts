@@ -12,7 +12,7 @@ import {
 } from './plays';
 import { ServiceError } from './service-client';
 import { FakeService, sampleBoard, samplePlaylist } from './testing/fake-service';
-import { FakeClock, FakeSocket, fixedSystem, MemoryStore, recordingLogger } from './testing/fakes';
+import { agentDeps, FakeClock, FakeSocket, lobbyConfig, MemoryStore, recordingLogger } from './testing/fakes';
 
 /** The plays route of a service: each id kept once. `loseAnswers` stores a batch but fails the call. */
 class FakePlays {
@@ -186,34 +186,14 @@ describe('the agent across an offline period', () => {
     };
     const socket = new FakeSocket(() => ({ resync: true, events: [], last_event_id: 1 }));
     const agent = new DeviceAgent(
-      {
+      agentDeps({
         fetch,
         connectRealtime: () => socket,
         clock,
         store,
-        system: fixedSystem,
-        media: {
-          load: async () => undefined,
-          ensure: async () => 'x',
-          has: () => false,
-          nameOf: () => 'x',
-          usage: () => ({ bytes: 0, items: 0 }),
-          flush: async () => undefined,
-        },
         log,
-        random: () => 0.5,
-        appVersion: '1.2.3',
-        mediaBaseUrl: '/media/',
-      },
-      {
-        server: 'http://service.test',
-        token: 'secret',
-        tag: 'lobby',
-        name: 'Lobby',
-        heartbeatSeconds: 30,
-        cacheDir: '/unused',
-        cacheLimitBytes: 1e9,
-      },
+      }),
+      lobbyConfig,
     );
     await agent.start();
     socket.fire('connect');

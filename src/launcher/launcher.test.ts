@@ -166,6 +166,14 @@ describe('npm start without an Electron runtime', () => {
   });
 });
 
+/** A web player that only notes the configuration it was started with. */
+function recordingPlayer(configs: unknown[]): LauncherDeps['startWebPlayer'] {
+  return async (options) => {
+    configs.push(options.config);
+    return { url: 'http://127.0.0.1:1234/', recordRecovery: () => undefined, close: async () => undefined };
+  };
+}
+
 describe('npm start with a service but no token', () => {
   it('serves the web player, which pairs, instead of refusing to start', async () => {
     const configs: unknown[] = [];
@@ -173,14 +181,7 @@ describe('npm start with a service but no token', () => {
       ['--server', 'http://127.0.0.1:9', '--port', '0', '--data-dir', join(dir, 'data')],
       {},
       deps({
-        startWebPlayer: async (options) => {
-          configs.push(options.config);
-          return {
-            url: 'http://127.0.0.1:1234/',
-            recordRecovery: () => undefined,
-            close: async () => undefined,
-          };
-        },
+        startWebPlayer: recordingPlayer(configs),
       }),
     );
     expect(configs).toMatchObject([{ server: 'http://127.0.0.1:9', token: null }]);
@@ -202,14 +203,7 @@ describe('npm start with a service but no token', () => {
       ['--server', 'http://127.0.0.1:9', '--port', '0', '--data-dir', join(dir, 'data')],
       {},
       deps({
-        startWebPlayer: async (options) => {
-          configs.push(options.config);
-          return {
-            url: 'http://127.0.0.1:1234/',
-            recordRecovery: () => undefined,
-            close: async () => undefined,
-          };
-        },
+        startWebPlayer: recordingPlayer(configs),
       }),
     );
     expect(configs).toMatchObject([{ server: 'http://127.0.0.1:9', token: 'paired-token', tag: 'kitchen' }]);

@@ -4,11 +4,14 @@ import type {
   Clock,
   KeyValueStore,
   Logger,
+  MediaStore,
   RealtimeSocket,
   RealtimeSocketEvents,
   SystemInfo,
   TimerHandle,
 } from '../ports';
+import type { AgentDeps } from '../agent';
+import type { AgentConfig } from '../config';
 
 /** Time that moves only when a test says so; timers run in order as it passes. */
 export class FakeClock implements Clock {
@@ -177,5 +180,40 @@ export function notificationWithSound(id: string, sound: string | null): Notific
     duration: 10,
     sound_url: sound,
     created_at: '2026-11-21T08:00:00.000Z',
+  };
+}
+
+/** A media cache that holds nothing and fetches nothing, for agents whose media are not the point. */
+export const noMedia: MediaStore = {
+  load: async () => undefined,
+  ensure: async () => 'x',
+  has: () => false,
+  nameOf: () => 'x',
+  usage: () => ({ bytes: 0, items: 0 }),
+  flush: async () => undefined,
+};
+
+/** The configuration of the screen "lobby" of the agent tests. */
+export const lobbyConfig: AgentConfig = {
+  server: 'http://service.test',
+  token: 'secret',
+  tag: 'lobby',
+  name: 'Lobby',
+  heartbeatSeconds: 30,
+  cacheDir: '/unused',
+  cacheLimitBytes: 1e9,
+};
+
+/** An agent's edges: the given ones, and the rest fixed (a machine, no media, version 1.2.3). */
+export function agentDeps(
+  edges: Pick<AgentDeps, 'fetch' | 'connectRealtime' | 'clock' | 'store' | 'log'> & Partial<AgentDeps>,
+): AgentDeps {
+  return {
+    system: fixedSystem,
+    media: noMedia,
+    random: () => 0.5,
+    appVersion: '1.2.3',
+    mediaBaseUrl: '/media/',
+    ...edges,
   };
 }
