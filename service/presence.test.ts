@@ -17,17 +17,9 @@ import {
 } from './test-support';
 import { FakeClock } from './testing/fake-clock';
 import { clientsOf, hello, listen, type Client } from './testing/realtime-clients';
+import { sampleHeartbeat } from '../src/shared/testing/device-fixtures';
 
-const heartbeat = heartbeatSchema.parse({
-  app_version: '1.4.0',
-  os: 'Debian 13',
-  cpu_load: 3,
-  memory: { total_bytes: 4096, used_bytes: 1024 },
-  uptime_seconds: 60,
-  display: { width: 1920, height: 1080 },
-  cache: { bytes: 0, items: 0 },
-  showing: 'waiting',
-});
+const heartbeat = heartbeatSchema.parse(sampleHeartbeat('waiting'));
 
 const SECOND = 1000;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deviceCreateSchema, deviceSchema, deviceUpdateSchema, heartbeatSchema } from './device';
+import { sampleHeartbeat } from './testing/device-fixtures';
 
 describe('devices', () => {
   it('creates with a tag, the rest defaulted', () => {
@@ -35,16 +36,7 @@ describe('devices', () => {
   });
 
   it('carries diagnostics in a heartbeat', () => {
-    const heartbeat = heartbeatSchema.parse({
-      app_version: '0.1.0',
-      os: 'linux 6.1',
-      cpu_load: 12.5,
-      memory: { total_bytes: 8e9, used_bytes: 2e9 },
-      uptime_seconds: 3600,
-      display: { width: 1920, height: 1080 },
-      cache: { bytes: 1024, items: 3 },
-      showing: 'board:b1',
-    });
+    const heartbeat = heartbeatSchema.parse(sampleHeartbeat('board:b1'));
     expect(heartbeat.recoveries).toEqual([]);
     expect(heartbeatSchema.safeParse({ ...heartbeat, cpu_load: 140 }).success).toBe(false);
   });
