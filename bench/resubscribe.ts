@@ -178,14 +178,16 @@ const median = (pick: (edit: Edit) => number) => quantile(edits.map(pick), 0.5);
 const [eventP50, movedP50] = [median((edit) => edit.eventMs), median((edit) => edit.roomsMs)];
 const worstRooms = Math.max(...edits.map((edit) => edit.rooms));
 const meets = (ok: boolean) => (ok ? 'met' : 'NOT MET');
+const ratio = (ours: number, floor: number) => `${(ours / floor).toFixed(3)} x`;
 process.stdout.write('\n');
 process.stdout.write(
   `${table([
-    ['figure', 'this run', 'floor', 'target', ''],
+    ['figure', 'this run', 'floor', 'ratio', 'target', ''],
     [
       'statements finding rooms per edit (most)',
       String(worstRooms),
       `${perSocket.statements} (per socket, as before)`,
+      ratio(worstRooms, perSocket.statements),
       `at most ${TARGETS.roomQueries}`,
       meets(worstRooms <= TARGETS.roomQueries),
     ],
@@ -193,6 +195,7 @@ process.stdout.write(
       `finding the rooms of ${SCREENS} screens`,
       `${formatMs(batched.ms)}, ${batched.statements} statements`,
       `${formatMs(perSocket.ms)} (per socket, as before)`,
+      ratio(batched.ms, perSocket.ms),
       `at most ${TARGETS.findingOfFloor} x the floor`,
       meets(batched.ms <= TARGETS.findingOfFloor * perSocket.ms),
     ],
@@ -200,6 +203,7 @@ process.stdout.write(
       'PATCH sent to every screen in its new rooms (p50)',
       formatMs(movedP50),
       `${formatMs(eventP50)} (to every screen having the event)`,
+      ratio(movedP50, eventP50),
       `at most ${TARGETS.movedOfFanout} x the floor`,
       meets(movedP50 <= TARGETS.movedOfFanout * eventP50),
     ],
@@ -207,6 +211,7 @@ process.stdout.write(
       `${SCREENS} hellos (100 connections at a time)`,
       `${formatMs(helloMs)}, ${helloCounts.rooms} statements finding rooms`,
       `${SCREENS * 3} statements (per socket, as before)`,
+      ratio(helloCounts.rooms, SCREENS * 3),
       '',
       '',
     ],
