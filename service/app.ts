@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -8,6 +9,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { TOKEN_SCOPES } from '../src/shared/token';
+import { sessionOf } from './actions/users';
 import { ensureDefaultChannel } from './bootstrap';
 import {
   createContext,
@@ -38,6 +40,7 @@ import { playRoutes } from './routes/plays';
 import { playlistRoutes } from './routes/playlists';
 import { screenshotRoutes } from './routes/screenshots';
 import { scriptRoutes } from './routes/scripts';
+import { sessionRoutes } from './routes/session';
 import { tokenRoutes } from './routes/tokens';
 import { widgetRoutes } from './routes/widgets';
 
@@ -68,6 +71,7 @@ export type App = FastifyInstance & {
 
 const ROUTES = [
   healthRoutes,
+  sessionRoutes,
   tokenRoutes,
   flowRoutes,
   channelRoutes,
@@ -125,7 +129,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // JSON only: anything else is answered 415 rather than half-parsed.
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app);
-  installAuth(app, ctx.auth);
+  // Registered (awaited) first, so that the cookies are parsed before the auth hook reads them.
+  await app.register(cookie);
+  installAuth(app, ctx.auth, (secret) => sessionOf(ctx, secret));
   boundClose(app, options.closeGraceMs);
 
   await app.register(swagger, {
@@ -140,9 +146,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
           basic: { type: 'http', scheme: 'basic', description: 'the token as user name, any password' },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'wb_session',
+            description: 'a signed-in user (POST /session); writes also need the x-wallboard-csrf header',
+          },
         },
       },
-      security: [{ bearer: [] }, { basic: [] }],
+      security: [{ bearer: [] }, { basic: [] }, { session: [] }],
     },
     transform: documentPermission,
   });

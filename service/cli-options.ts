@@ -6,6 +6,15 @@ import { parseHttpAllow, type HttpAllowPolicy } from './scripts/destinations';
 export const HELP = `Usage:
   npm run service -- [options]                      run the service
   npm run service -- token create --scope <scope>   print a new token's secret (once)
+  npm run service -- user create --role <role> --login <login> [--password-stdin]
+                                                    add a user who signs in to the console: role
+                                                    admin or viewer; the password is read from
+                                                    stdin, or generated and printed once
+  npm run service -- user list                      list the users (login, role)
+  npm run service -- user delete <login>            delete a user and sign it out
+  npm run service -- user password <login> [--password-stdin]
+                                                    set a new password (read or generated) and
+                                                    sign the user out everywhere
   npm run service -- backup <file>                  write a consistent copy of the embedded store
                                                     (the service may be running) to a new file
   npm run service -- restore <file>                 put a backup back as the embedded store (the
@@ -35,6 +44,10 @@ Options:
   --name <name>            with "token create": a note of what the token is for
   --device <tag>           with "token create --scope affiliated": bind the token to that device, for
                            which alone it acts (a screen's own credential; pairing makes one too)
+  --role <role>            with "user create": admin (acts as a full token) or viewer (as readonly)
+  --login <login>          with "user create": the user's name or email (case-insensitive)
+  --password-stdin         with "user create" and "user password": read the password from stdin
+                           (its first line) instead of generating one
   -h, --help               show this help
 
 Environment:
@@ -54,8 +67,42 @@ export type Command =
       mdns: boolean;
     }
   | { kind: 'token-create'; store: StoreChoice; scope: TokenScope; name: string; deviceTag?: string }
+  | UserCommand
   | { kind: 'backup'; dataDir: string; file: string }
   | { kind: 'restore'; dataDir: string; file: string };
+
+/** `user …`: service/user-commands.ts. */
+export type UserCommand = { kind: 'user'; store: StoreChoice } & (
+  | { action: 'create'; login: string; role: 'admin' | 'viewer'; passwordStdin: boolean }
+  | { action: 'list' }
+  | { action: 'delete'; login: string }
+  | { action: 'password'; login: string; passwordStdin: boolean }
+);
+
+const USER_USAGE =
+  'the user command is "user create --role <role> --login <login>", "user list", "user delete <login>" or "user password <login>"';
+
+function userCommand(
+  store: StoreChoice,
+  args: string[],
+  values: { role?: string; login?: string; 'password-stdin': boolean },
+): UserCommand {
+  const [action, login, ...rest] = args;
+  if (rest.length) throw new Error(USER_USAGE);
+  const passwordStdin = values['password-stdin'];
+  if (action === 'create' && login === undefined) {
+    if (values.role !== 'admin' && values.role !== 'viewer')
+      throw new Error('--role must be admin or viewer');
+    if (!values.login) throw new Error('user create needs --login <name or email>');
+    return { kind: 'user', store, action, login: values.login, role: values.role, passwordStdin };
+  }
+  if (action === 'list' && login === undefined) return { kind: 'user', store, action };
+  if (action === 'delete' && login !== undefined) return { kind: 'user', store, action, login };
+  if (action === 'password' && login !== undefined) {
+    return { kind: 'user', store, action, login, passwordStdin };
+  }
+  throw new Error(USER_USAGE);
+}
 
 export interface StoreChoice {
   databaseUrl?: string;
@@ -114,6 +161,9 @@ export function parseCommand(argv: string[]): Command {
       scope: { type: 'string' },
       name: { type: 'string', default: '' },
       device: { type: 'string' },
+      role: { type: 'string' },
+      login: { type: 'string' },
+      'password-stdin': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -135,6 +185,7 @@ export function parseCommand(argv: string[]): Command {
     }
     return { kind: command, dataDir: values.data, file: sub };
   }
+  if (command === 'user') return userCommand(store, positionals.slice(1), values);
   if (command === 'token') {
     if (sub !== 'create' || rest.length)
       throw new Error('the token command is "token create --scope <scope>"');

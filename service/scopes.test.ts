@@ -49,6 +49,10 @@ describe('every route against every scope', () => {
     expect(all.length).toBeGreaterThan(40);
     expect(all.filter((op) => op.permission === 'public').map((op) => `${op.method} ${op.path}`)).toEqual([
       'GET /health',
+      // Signing in and out (docs/api/users.md): they read the session cookie themselves.
+      'POST /session',
+      'GET /session',
+      'DELETE /session',
       'POST /pairings',
       'GET /pairings/nothing-here',
     ]);

@@ -9,6 +9,7 @@ import { stopService } from './graceful-exit';
 import { hashSecret, newSecret } from './http/auth';
 import { TokenRepository } from './repositories/tokens';
 import { runStoreCommand } from './store-commands';
+import { runUserCommand } from './user-commands';
 
 async function run(command: Command): Promise<void> {
   if (command.kind === 'help') {
@@ -39,6 +40,14 @@ async function run(command: Command): Promise<void> {
     });
     await db.close();
     process.stdout.write(`${secret}\n`);
+    return;
+  }
+  if (command.kind === 'user') {
+    try {
+      process.stdout.write(await runUserCommand(command, db, process.stdin));
+    } finally {
+      await db.close();
+    }
     return;
   }
   const adminToken = process.env.WALLBOARD_ADMIN_TOKEN;

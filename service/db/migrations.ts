@@ -2,6 +2,7 @@ import { sql, type ColumnDefinitionBuilder, type SqlBool } from 'kysely';
 import type { Queryable, StoreKind } from './database';
 import { commandsAndPlays } from './migrations/commands';
 import { pairings } from './migrations/pairings';
+import { users } from './migrations/users';
 
 /**
  * Versioned schema migrations for both stores, applied in order, each once, each in its own
@@ -201,4 +202,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'scripts', up: scripts },
   { version: 3, name: 'pairings', up: pairings },
   { version: 4, name: 'commands', up: commandsAndPlays },
+  { version: 5, name: 'users', up: users },
 ];

@@ -200,6 +200,29 @@ export interface PlaysTable {
   received_at: DefaultTimestamp;
 }
 
+/** Someone who signs in to the console (migration 5). */
+export interface UsersTable {
+  id: string;
+  login: string;
+  /** `login` in lower case: unique, so logins are case-insensitive. */
+  login_key: string;
+  /** `scrypt$N$r$p$salt$hash` (domain/passwords.ts). */
+  password_hash: string;
+  role: 'admin' | 'viewer';
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+/** A signed-in browser (migration 5); times written by the service's clock. */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  secret_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  last_seen_at: Timestamp;
+}
+
 export interface Schema {
   schema_migrations: SchemaMigrationsTable;
   tokens: TokensTable;
@@ -217,4 +240,6 @@ export interface Schema {
   screenshots: ScreenshotsTable;
   plays: PlaysTable;
   pairings: PairingsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
 }

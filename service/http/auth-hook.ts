@@ -1,7 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TokenScope } from '../../src/shared/token';
+import type { SessionWithUser } from '../repositories/sessions';
 import type { StoredToken } from '../repositories/tokens';
 import { AuthRateLimited, grants, secretFromHeader, type Permission, type TokenAuthenticator } from './auth';
 import { errorBody, HttpError } from './errors';
+import { checkCsrf, sessionSecret } from './session-cookie';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -12,22 +15,42 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     token: StoredToken | null;
+    /** The session of a request signed in by the cookie instead of a token. */
+    session: SessionWithUser | null;
   }
 }
+
+/** What a signed-in user acts as: an admin as a `full` token, a viewer as a `readonly` one. */
+const ROLE_SCOPES: Record<SessionWithUser['role'], TokenScope> = { admin: 'full', viewer: 'readonly' };
+
+/** The live session of a cookie's secret, or null (actions/users.ts). */
+export type SessionLookup = (secret: string) => Promise<SessionWithUser | null>;
 
 export const UNAUTHORIZED_MESSAGE =
   'a valid token is required: send "Authorization: Bearer <token>" or HTTP Basic with the token as user name';
 
 /** Every route declares its permission; one without is refused, so nothing is open by mistake. */
-export function installAuth(app: FastifyInstance, auth: TokenAuthenticator): void {
+export function installAuth(app: FastifyInstance, auth: TokenAuthenticator, sessions: SessionLookup): void {
   app.decorateRequest('token', null);
+  app.decorateRequest('session', null);
   app.addHook('onRequest', async (request, reply) => {
     if (request.is404) return;
     const permission = request.routeOptions.config.permission;
     if (permission === 'public' || request.routeOptions.url?.startsWith('/docs')) return;
+    // A token wins over the cookie: machines authenticate by token, and are not subject to CSRF.
+    const secret = secretFromHeader(request.headers.authorization);
+    const cookie = secret ? null : sessionSecret(request);
+    if (cookie) {
+      const session = await sessions(cookie);
+      if (!session) throw new HttpError(401, 'unauthorized', SESSION_EXPIRED_MESSAGE);
+      checkCsrf(request);
+      authorize(request, ROLE_SCOPES[session.role], `a ${session.role}`);
+      request.session = session;
+      return;
+    }
     let token;
     try {
-      token = await auth.authenticate(secretFromHeader(request.headers.authorization), request.ip);
+      token = await auth.authenticate(secret, request.ip);
     } catch (error) {
       if (!(error instanceof AuthRateLimited)) throw error;
       return reply
@@ -36,14 +59,27 @@ export function installAuth(app: FastifyInstance, auth: TokenAuthenticator): voi
         .send(errorBody('rate_limited', error.message));
     }
     if (!token) throw new HttpError(401, 'unauthorized', UNAUTHORIZED_MESSAGE);
-    const { fullOnly } = request.routeOptions.config;
-    if (!permission || !grants(token.scope, permission) || (fullOnly && token.scope !== 'full')) {
-      throw new HttpError(
-        403,
-        'forbidden',
-        `a token of scope "${token.scope}" may not ${request.method} ${request.routeOptions.url ?? request.url}`,
-      );
-    }
+    authorize(request, token.scope, `a token of scope "${token.scope}"`);
     request.token = token;
   });
+}
+
+export const SESSION_EXPIRED_MESSAGE =
+  'the session has expired or was signed out: sign in again (POST /session)';
+
+/** 403 unless `scope` grants what the route needs; `who` names the caller in the message. */
+function authorize(request: FastifyRequest, scope: TokenScope, who: string): void {
+  const { permission, fullOnly } = request.routeOptions.config;
+  if (
+    !permission ||
+    permission === 'public' ||
+    !grants(scope, permission) ||
+    (fullOnly && scope !== 'full')
+  ) {
+    throw new HttpError(
+      403,
+      'forbidden',
+      `${who} may not ${request.method} ${request.routeOptions.url ?? request.url}`,
+    );
+  }
 }

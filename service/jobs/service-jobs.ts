@@ -5,6 +5,7 @@ import { Jobs, every } from './jobs';
 import { pairingExpiry } from './pairings';
 import { pruneStore, RETENTION_INTERVAL_MS } from './retention';
 import { ScriptJob } from './scripts';
+import { sessionPruning } from './sessions';
 
 /** How often silent devices are swept: three times per grace period, at most once a second. */
 export function sweepIntervalMs(offlineAfterSeconds: number): number {
@@ -25,5 +26,6 @@ export function serviceJobs(ctx: ServiceContext): ServiceJobs {
   jobs.add(pairingExpiry(ctx));
   // A command is failed as expired at most a minute after its time.
   jobs.add(every(ctx, 'commands and plays', COMMANDS_PASS_INTERVAL_MS, () => commandsPass(ctx)));
+  jobs.add(sessionPruning(ctx));
   return Object.assign(jobs, { scripts: jobs.add(new ScriptJob(ctx)) });
 }

@@ -1,0 +1,89 @@
+import type { Queryable } from '../db/database';
+import { newId } from '../ids';
+import type { Role } from './users';
+import { isoRequired } from './rows';
+
+/** A session joined with its user: what a signed-in request acts as. */
+export interface SessionWithUser {
+  id: string;
+  user_id: string;
+  login: string;
+  role: Role;
+  created_at: string;
+  expires_at: string;
+  last_seen_at: string;
+}
+
+export class SessionRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async create(input: { userId: string; secretHash: string; now: Date; expiresAt: Date }): Promise<string> {
+    const id = newId('ses');
+    await this.db.kysely
+      .insertInto('sessions')
+      .values({
+        id,
+        user_id: input.userId,
+        secret_hash: input.secretHash,
+        created_at: input.now.toISOString(),
+        expires_at: input.expiresAt.toISOString(),
+        last_seen_at: input.now.toISOString(),
+      })
+      .execute();
+    return id;
+  }
+
+  async findByHash(secretHash: string): Promise<SessionWithUser | null> {
+    const row = await this.db.kysely
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select([
+        'sessions.id',
+        'sessions.user_id',
+        'users.login',
+        'users.role',
+        'sessions.created_at',
+        'sessions.expires_at',
+        'sessions.last_seen_at',
+      ])
+      .where('sessions.secret_hash', '=', secretHash)
+      .executeTakeFirst();
+    if (!row) return null;
+    return {
+      ...row,
+      created_at: isoRequired(row.created_at),
+      expires_at: isoRequired(row.expires_at),
+      last_seen_at: isoRequired(row.last_seen_at),
+    };
+  }
+
+  async touch(id: string, at: Date): Promise<void> {
+    await this.db.kysely
+      .updateTable('sessions')
+      .set({ last_seen_at: at.toISOString() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.kysely.deleteFrom('sessions').where('id', '=', id).execute();
+  }
+
+  async deleteOfUser(userId: string): Promise<void> {
+    await this.db.kysely.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  }
+
+  /**
+   * Deletes the sessions past their absolute expiry or idle since before `idleSince`; how many.
+   * Both are ISO 8601 in UTC, which compare as time does on both stores.
+   */
+  async prune(now: Date, idleSince: Date): Promise<number> {
+    const result = await this.db.kysely
+      .deleteFrom('sessions')
+      .where((eb) =>
+        eb.or([eb('expires_at', '<=', now.toISOString()), eb('last_seen_at', '<', idleSince.toISOString())]),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

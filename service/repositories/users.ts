@@ -1,0 +1,99 @@
+import type { Selectable } from 'kysely';
+import type { Queryable } from '../db/database';
+import type { UsersTable } from '../db/schema';
+import { conflict } from '../domain/errors';
+import { newId } from '../ids';
+import { refusing } from './refusals';
+import { isoRequired } from './rows';
+
+export type Role = UsersTable['role'];
+
+/** A user as the API shows it: never its password hash. */
+export interface User {
+  id: string;
+  login: string;
+  role: Role;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StoredUser extends User {
+  password_hash: string;
+}
+
+function fromRow(row: Selectable<UsersTable>): StoredUser {
+  return {
+    id: row.id,
+    login: row.login,
+    role: row.role,
+    password_hash: row.password_hash,
+    created_at: isoRequired(row.created_at),
+    updated_at: isoRequired(row.updated_at),
+  };
+}
+
+export function publicUser({ password_hash: _hash, ...user }: StoredUser): User {
+  return user;
+}
+
+/** Logins are case-insensitive: this is the key they are unique by. */
+export const loginKey = (login: string) => login.toLowerCase();
+
+export class UserRepository {
+  constructor(private readonly db: Queryable) {}
+
+  /** Conflict when the login (in any case) is taken. */
+  async create(input: { login: string; passwordHash: string; role: Role }): Promise<StoredUser> {
+    const insert = this.db.kysely
+      .insertInto('users')
+      .values({
+        id: newId('usr'),
+        login: input.login,
+        login_key: loginKey(input.login),
+        password_hash: input.passwordHash,
+        role: input.role,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return fromRow(await refusing(insert, { unique: () => conflict(`user ${input.login} exists`) }));
+  }
+
+  async list(): Promise<StoredUser[]> {
+    const rows = await this.db.kysely.selectFrom('users').selectAll().orderBy('login_key').execute();
+    return rows.map(fromRow);
+  }
+
+  async findByLogin(login: string): Promise<StoredUser | null> {
+    const row = await this.db.kysely
+      .selectFrom('users')
+      .selectAll()
+      .where('login_key', '=', loginKey(login))
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
+  }
+
+  async findById(id: string): Promise<StoredUser | null> {
+    const row = await this.db.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? fromRow(row) : null;
+  }
+
+  async setPassword(login: string, passwordHash: string, at: Date): Promise<StoredUser | null> {
+    const row = await this.db.kysely
+      .updateTable('users')
+      .set({ password_hash: passwordHash, updated_at: at.toISOString() })
+      .where('login_key', '=', loginKey(login))
+      .returningAll()
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
+  }
+
+  /** The deleted user's id (its sessions go with it), or null when there was none. */
+  async delete(login: string): Promise<string | null> {
+    const row = await this.db.kysely
+      .deleteFrom('users')
+      .where('login_key', '=', loginKey(login))
+      .returning('id')
+      .executeTakeFirst();
+    return row?.id ?? null;
+  }
+}

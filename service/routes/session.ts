@@ -1,0 +1,105 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiErrorSchema } from '../../src/shared/api-error';
+import { sessionOf, signIn, signOut } from '../actions/users';
+import type { ServiceContext } from '../context';
+import { SESSION_EXPIRED_MESSAGE } from '../http/auth-hook';
+import { errorBody, HttpError } from '../http/errors';
+import { KeyedLimiter, type Rate } from '../http/rate-limit';
+import { checkCsrf, clearSessionCookie, sessionSecret, setSessionCookie } from '../http/session-cookie';
+
+/** Failed sign-ins one client address may make: 10 at once, then one every 6 s. */
+export const SIGN_IN_ADDRESS_RATE: Rate = { burst: 10, perSecond: 1 / 6 };
+/** Failed sign-ins for one login, from anywhere: 5 at once, then one a minute. */
+export const SIGN_IN_LOGIN_RATE: Rate = { burst: 5, perSecond: 1 / 60 };
+const LIMITED_KEYS = 10_000;
+
+/** One answer for an unknown login and a wrong password: it does not tell which logins exist. */
+const WRONG = 'wrong login or password';
+
+const userSchema = z.object({
+  id: z.string(),
+  login: z.string(),
+  role: z.enum(['admin', 'viewer']),
+});
+
+const signInSchema = z.strictObject({
+  login: z.string().min(1).max(200),
+  password: z.string().min(1).max(1024),
+});
+
+export function sessionRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
+  const byAddress = new KeyedLimiter(SIGN_IN_ADDRESS_RATE, LIMITED_KEYS);
+  const byLogin = new KeyedLimiter(SIGN_IN_LOGIN_RATE, LIMITED_KEYS);
+  return async (app) => {
+    app.post(
+      '/session',
+      {
+        config: { permission: 'public' },
+        schema: {
+          tags: ['session'],
+          summary:
+            'Signs a user in: sets the httpOnly, SameSite=Strict session cookie `wb_session` (docs/api/users.md)',
+          body: signInSchema,
+          response: { 200: userSchema, 429: apiErrorSchema },
+        },
+      },
+      async (request, reply) => {
+        const loginKey = request.body.login.toLowerCase();
+        const wait = Math.max(byAddress.blockedFor(request.ip), byLogin.blockedFor(loginKey));
+        if (wait > 0) {
+          return reply
+            .status(429)
+            .header('retry-after', String(wait))
+            .send(errorBody('rate_limited', `too many failed sign-ins; try again in ${wait} s`));
+        }
+        const signedIn = await signIn(ctx, request.body.login, request.body.password);
+        if (!signedIn) {
+          byAddress.spend(request.ip);
+          byLogin.spend(loginKey);
+          throw new HttpError(401, 'unauthorized', WRONG);
+        }
+        setSessionCookie(request, reply, signedIn.secret, signedIn.maxAgeSeconds);
+        return signedIn.user;
+      },
+    );
+
+    app.get(
+      '/session',
+      {
+        config: { permission: 'public' },
+        schema: {
+          tags: ['session'],
+          summary: 'The signed-in user of the session cookie; 401 without a live session',
+          response: { 200: userSchema },
+        },
+      },
+      async (request) => {
+        const secret = sessionSecret(request);
+        const session = secret ? await sessionOf(ctx, secret) : null;
+        if (!session) throw new HttpError(401, 'unauthorized', SESSION_EXPIRED_MESSAGE);
+        return { id: session.user_id, login: session.login, role: session.role };
+      },
+    );
+
+    app.delete(
+      '/session',
+      {
+        config: { permission: 'public' },
+        schema: {
+          tags: ['session'],
+          summary: 'Signs out: deletes the session and clears its cookie (needs the CSRF header)',
+        },
+      },
+      async (request, reply) => {
+        const secret = sessionSecret(request);
+        if (secret) {
+          checkCsrf(request);
+          await signOut(ctx, secret);
+        }
+        clearSessionCookie(request, reply);
+        return reply.status(204).send();
+      },
+    );
+  };
+}
