@@ -183,19 +183,19 @@ describe('what a session may do', () => {
 describe('expiry', () => {
   it('ends a session idle for 12 hours, and any after 7 days, and prunes it', async () => {
     const idle = await signIn('viewer');
-    await clock.advance(SESSION_IDLE_MS - 60_000);
+    await clock.jump(SESSION_IDLE_MS - 60_000);
     expect((await request('GET', '/session', { cookie: idle })).statusCode).toBe(200);
-    await clock.advance(SESSION_IDLE_MS);
+    await clock.jump(SESSION_IDLE_MS);
     const expired = await request('GET', '/channels', { cookie: idle });
     expect(expired.statusCode).toBe(401);
     expect(expired.json().error.message).toContain('sign in again');
 
     const busy = await signIn('viewer');
     for (let spent = SESSION_IDLE_MS / 2; spent < SESSION_MAX_MS; spent += SESSION_IDLE_MS / 2) {
-      await clock.advance(SESSION_IDLE_MS / 2);
+      await clock.jump(SESSION_IDLE_MS / 2);
       expect((await request('GET', '/session', { cookie: busy })).statusCode).toBe(200);
     }
-    await clock.advance(SESSION_IDLE_MS / 2);
+    await clock.jump(SESSION_IDLE_MS / 2);
     expect((await request('GET', '/session', { cookie: busy })).statusCode).toBe(401);
 
     await clock.advance(SESSION_PRUNE_INTERVAL_MS);
