@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TokenScope } from '../../src/shared/token';
 import type { SessionWithUser } from '../repositories/sessions';
 import type { StoredToken } from '../repositories/tokens';
-import { AuthRateLimited, grants, secretFromHeader, type Permission, type TokenAuthenticator } from './auth';
-import { errorBody, HttpError } from './errors';
+import { grants, secretFromHeader, type Permission, type TokenAuthenticator } from './auth';
+import { HttpError } from './errors';
 import { checkCsrf, sessionSecret } from './session-cookie';
 
 declare module 'fastify' {
@@ -33,7 +33,7 @@ export const UNAUTHORIZED_MESSAGE =
 export function installAuth(app: FastifyInstance, auth: TokenAuthenticator, sessions: SessionLookup): void {
   app.decorateRequest('token', null);
   app.decorateRequest('session', null);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async (request) => {
     if (request.is404) return;
     const permission = request.routeOptions.config.permission;
     if (permission === 'public' || request.routeOptions.url?.startsWith('/docs')) return;
@@ -48,16 +48,8 @@ export function installAuth(app: FastifyInstance, auth: TokenAuthenticator, sess
       request.session = session;
       return;
     }
-    let token;
-    try {
-      token = await auth.authenticate(secret, request.ip);
-    } catch (error) {
-      if (!(error instanceof AuthRateLimited)) throw error;
-      return reply
-        .status(429)
-        .header('retry-after', String(error.retryAfterSeconds))
-        .send(errorBody('rate_limited', error.message));
-    }
+    // Too many unknown tokens from this address: AuthRateLimited, answered 429 by http/errors.ts.
+    const token = await auth.authenticate(secret, request.ip);
     if (!token) throw new HttpError(401, 'unauthorized', UNAUTHORIZED_MESSAGE);
     authorize(request, token.scope, `a token of scope "${token.scope}"`);
     request.token = token;

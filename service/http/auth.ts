@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { TokenScope } from '../../src/shared/token';
 import type { StoredToken, TokenRepository } from '../repositories/tokens';
+import { RateLimited } from './errors';
 import { KeyedLimiter, type Millis, type Rate } from './rate-limit';
 
 /** What a route needs; each scope grants a fixed set (documented in docs/api.md). */
@@ -93,9 +94,12 @@ export const DEFAULT_AUTH_LIMITS: AuthLimits = {
 };
 
 /** Thrown instead of checking a secret when its address has presented too many unknown ones. */
-export class AuthRateLimited extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super(`too many requests with unknown tokens from this address; try again in ${retryAfterSeconds} s`);
+export class AuthRateLimited extends RateLimited {
+  constructor(retryAfterSeconds: number) {
+    super(
+      retryAfterSeconds,
+      `too many requests with unknown tokens from this address; try again in ${retryAfterSeconds} s`,
+    );
   }
 }
 

@@ -27,6 +27,16 @@ const DOMAIN_STATUS: Record<DomainErrorKind, [number, string]> = {
   unavailable: [503, 'unavailable'],
 };
 
+/** 429 with `retry-after`: every rate limit of the service answers through this one error. */
+export class RateLimited extends HttpError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message: string,
+  ) {
+    super(429, 'rate_limited', message);
+  }
+}
+
 export function errorBody(code: string, message: string, details: FieldIssue[] = []): ApiError {
   return { error: { code, message, details } };
 }
@@ -88,6 +98,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (error instanceof HttpError) {
       if (error.status === 401)
         reply.header('www-authenticate', 'Bearer realm="wallboard", Basic realm="wallboard"');
+      if (error instanceof RateLimited) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.status(error.status).send(errorBody(error.code, error.message, error.details));
     }
     if (error instanceof DomainError) {

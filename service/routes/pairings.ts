@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idSchema } from '../../src/shared/common';
@@ -7,7 +6,7 @@ import { pairingClaimSchema, pairingCreatedSchema, pairingStatusSchema } from '.
 import { claimPairing, readPairing, startPairing } from '../actions/pairings';
 import type { ServiceContext } from '../context';
 import { secretFromHeader } from '../http/auth';
-import { errorBody, HttpError } from '../http/errors';
+import { HttpError, RateLimited } from '../http/errors';
 import { KeyedLimiter, type Rate } from '../http/rate-limit';
 
 /**
@@ -19,11 +18,8 @@ export const PAIRING_CREATE_RATE: Rate = { burst: 30, perSecond: 1 / 10 };
 export const PAIRING_FAILURE_RATE: Rate = { burst: 20, perSecond: 1 / 3 };
 const LIMITED_ADDRESSES = 10_000;
 
-function rateLimited(reply: FastifyReply, seconds: number, what: string) {
-  return reply
-    .status(429)
-    .header('retry-after', String(seconds))
-    .send(errorBody('rate_limited', `too many ${what} from this address; try again in ${seconds} s`));
+function rateLimited(seconds: number, what: string): RateLimited {
+  return new RateLimited(seconds, `too many ${what} from this address; try again in ${seconds} s`);
 }
 
 const pairingParams = z.object({ pairing_id: idSchema });
@@ -46,7 +42,7 @@ export function pairingRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const wait = creations.blockedFor(request.ip);
-        if (wait > 0) return rateLimited(reply, wait, 'pairings');
+        if (wait > 0) throw rateLimited(wait, 'pairings');
         creations.spend(request.ip);
         return reply.status(201).send(await startPairing(ctx));
       },
@@ -64,9 +60,9 @@ export function pairingRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 200: pairingStatusSchema },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const wait = failures.blockedFor(request.ip);
-        if (wait > 0) return rateLimited(reply, wait, 'polls of unknown pairings or with wrong secrets');
+        if (wait > 0) throw rateLimited(wait, 'polls of unknown pairings or with wrong secrets');
         const { pairing_id: id } = request.params;
         const found = await readPairing(ctx, id, secretFromHeader(request.headers.authorization));
         if (!found) {

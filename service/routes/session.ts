@@ -4,7 +4,7 @@ import { apiErrorSchema } from '../../src/shared/api-error';
 import { sessionOf, signIn, signOut } from '../actions/users';
 import type { ServiceContext } from '../context';
 import { SESSION_EXPIRED_MESSAGE } from '../http/auth-hook';
-import { errorBody, HttpError } from '../http/errors';
+import { HttpError, RateLimited } from '../http/errors';
 import { KeyedLimiter, type Rate } from '../http/rate-limit';
 import { checkCsrf, clearSessionCookie, sessionSecret, setSessionCookie } from '../http/session-cookie';
 
@@ -47,12 +47,7 @@ export function sessionRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const loginKey = request.body.login.toLowerCase();
         const wait = Math.max(byAddress.blockedFor(request.ip), byLogin.blockedFor(loginKey));
-        if (wait > 0) {
-          return reply
-            .status(429)
-            .header('retry-after', String(wait))
-            .send(errorBody('rate_limited', `too many failed sign-ins; try again in ${wait} s`));
-        }
+        if (wait > 0) throw new RateLimited(wait, `too many failed sign-ins; try again in ${wait} s`);
         const signedIn = await signIn(ctx, request.body.login, request.body.password);
         if (!signedIn) {
           byAddress.spend(request.ip);
