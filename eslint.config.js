@@ -25,6 +25,8 @@ const ROOMS = {
   // Plain Node helpers of every Node process: how it stops, how it logs.
   node: { files: ['src/node/**'], imports: ['**/src/node/**', '**/node/*'], may: [] },
   renderer: { files: ['renderer/src/**'], imports: ['**/renderer/**'], may: ['shared'] },
+  // The operators' web UI; it draws boards and banners with the renderer's own components.
+  console: { files: ['console/src/**'], imports: ['**/console/**'], may: ['shared', 'renderer'] },
   agent: { files: ['src/agent/**'], imports: ['**/src/agent/**', '**/agent/*'], may: ['shared', 'node'] },
   preload: { files: ['src/preload/**'], imports: ['**/src/preload/**', '**/preload/*'], may: ['shared'] },
   // The Electron shell.
@@ -48,12 +50,13 @@ const ROOMS = {
   // The guest prelude runs inside a script's QuickJS engine: the ECMAScript built-ins only.
   guest: { files: ['service/scripts/host/guest/**'], imports: [], may: [] },
   // The build: it bundles the script host with the service's own build step.
-  tools: { files: ['tools/**'], imports: ['**/tools/**'], may: ['service'] },
+  tools: { files: ['tools/**'], imports: ['**/tools/**'], may: ['service', 'shared'] },
 };
 const PLATFORM = {
   shared: [node, electron, ui],
   node: [electron, ui],
   renderer: [node, electron],
+  console: [node, electron],
   agent: [electron, ui],
   preload: [node, ui],
   main: [ui],
@@ -110,6 +113,7 @@ const PLACED = [
   'src/*.test.ts',
   '*.config.{js,ts}',
   'renderer/vite.config.ts',
+  'console/vite.config.ts',
   'chromium.ts',
   '.ci/**',
 ];
@@ -127,7 +131,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['renderer/**/*.{ts,tsx}'],
+    files: ['renderer/**/*.{ts,tsx}', 'console/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,

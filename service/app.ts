@@ -30,9 +30,12 @@ import { attachRealtime, type Hub } from './realtime/hub';
 import { boardRoutes } from './routes/boards';
 import { channelRoutes } from './routes/channels';
 import { commandRoutes } from './routes/commands';
+import { consoleRoutes } from './routes/console';
+import { deviceHistoryRoutes } from './routes/device-history';
 import { deviceRoutes } from './routes/devices';
 import { flowRoutes } from './routes/flows';
 import { healthRoutes } from './routes/health';
+import { mediaRoutes } from './routes/media';
 import { metricRoutes } from './routes/metrics';
 import { notificationRoutes } from './routes/notifications';
 import { pairingRoutes } from './routes/pairings';
@@ -42,6 +45,7 @@ import { screenshotRoutes } from './routes/screenshots';
 import { scriptRoutes } from './routes/scripts';
 import { sessionRoutes } from './routes/session';
 import { tokenRoutes } from './routes/tokens';
+import { userRoutes } from './routes/users';
 import { widgetRoutes } from './routes/widgets';
 
 export interface AppOptions {
@@ -58,6 +62,8 @@ export interface AppOptions {
    * server.ts turns it on (`--no-mdns` turns it off), tests only on loopback.
    */
   mdns?: MdnsOptions;
+  /** The built console to serve (routes/console.ts); dist/console by default. */
+  consoleDir?: string;
 }
 
 /** The version of the API, in the OpenAPI description and the mDNS announcement. */
@@ -72,6 +78,7 @@ export type App = FastifyInstance & {
 const ROUTES = [
   healthRoutes,
   sessionRoutes,
+  userRoutes,
   tokenRoutes,
   flowRoutes,
   channelRoutes,
@@ -80,11 +87,13 @@ const ROUTES = [
   boardRoutes,
   widgetRoutes,
   deviceRoutes,
+  deviceHistoryRoutes,
   pairingRoutes,
   commandRoutes,
   screenshotRoutes,
   playRoutes,
   playlistRoutes,
+  mediaRoutes,
   scriptRoutes,
 ];
 
@@ -165,6 +174,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   await ensureDefaultChannel(options.db);
   for (const routes of ROUTES) await app.register(routes(ctx));
+  await app.register(consoleRoutes(options.consoleDir));
   const realtime = attachRealtime(app, ctx);
   // The background jobs run while the app is ready. Their stop begins with the close, so that a
   // script run under way is answered 503 at once instead of holding it, and ends before the

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { tokenScopeSchema, type TokenScope } from '../src/shared/token';
 import { DEFAULT_CONFIG, type ServiceConfig } from './context';
@@ -15,6 +16,8 @@ export const HELP = `Usage:
   npm run service -- user password <login> [--password-stdin]
                                                     set a new password (read or generated) and
                                                     sign the user out everywhere
+  npm run service -- user link <login>              print a one-time sign-in link (15 minutes) to
+                                                    the console at --host and --port
   npm run service -- backup <file>                  write a consistent copy of the embedded store
                                                     (the service may be running) to a new file
   npm run service -- restore <file>                 put a backup back as the embedded store (the
@@ -30,6 +33,8 @@ Options:
   --database-url <url>     use PostgreSQL (postgres://user:pass@host/db) instead of the embedded store
   --offline-after <s>      seconds without a heartbeat before a device is offline (default ${DEFAULT_CONFIG.offlineAfterSeconds})
   --body-limit <bytes>     largest request body (default ${DEFAULT_CONFIG.bodyLimit})
+  --media-max-mb <mb>      largest file of the media library (default ${DEFAULT_CONFIG.mediaMaxBytes / 1024 / 1024});
+                           on the embedded store the files are kept in <data>/media
   --log-level <level>      fatal, error, warn, info, debug or silent (default info)
   --scripts-http-allow <list>
                            where scripts' wallboard/http may connect besides public addresses:
@@ -77,15 +82,17 @@ export type UserCommand = { kind: 'user'; store: StoreChoice } & (
   | { action: 'list' }
   | { action: 'delete'; login: string }
   | { action: 'password'; login: string; passwordStdin: boolean }
+  /** `origin`: where the link points, the service's --host and --port. */
+  | { action: 'link'; login: string; origin: string }
 );
 
 const USER_USAGE =
-  'the user command is "user create --role <role> --login <login>", "user list", "user delete <login>" or "user password <login>"';
+  'the user command is "user create --role <role> --login <login>", "user list", "user delete <login>", "user password <login>" or "user link <login>"';
 
 function userCommand(
   store: StoreChoice,
   args: string[],
-  values: { role?: string; login?: string; 'password-stdin': boolean },
+  values: { role?: string; login?: string; 'password-stdin': boolean; host: string; port: string },
 ): UserCommand {
   const [action, login, ...rest] = args;
   if (rest.length) throw new Error(USER_USAGE);
@@ -100,6 +107,10 @@ function userCommand(
   if (action === 'delete' && login !== undefined) return { kind: 'user', store, action, login };
   if (action === 'password' && login !== undefined) {
     return { kind: 'user', store, action, login, passwordStdin };
+  }
+  if (action === 'link' && login !== undefined) {
+    const host = values.host.includes(':') ? `[${values.host}]` : values.host;
+    return { kind: 'user', store, action, login, origin: `http://${host}:${values.port}` };
   }
   throw new Error(USER_USAGE);
 }
@@ -149,6 +160,7 @@ export function parseCommand(argv: string[]): Command {
       'database-url': { type: 'string' },
       'offline-after': { type: 'string', default: String(DEFAULT_CONFIG.offlineAfterSeconds) },
       'body-limit': { type: 'string', default: String(DEFAULT_CONFIG.bodyLimit) },
+      'media-max-mb': { type: 'string', default: String(DEFAULT_CONFIG.mediaMaxBytes / MB) },
       'log-level': { type: 'string', default: 'info' },
       'scripts-http-allow': { type: 'string', default: '' },
       'events-keep': { type: 'string', default: String(DEFAULT_CONFIG.eventRetention) },
@@ -227,6 +239,8 @@ export function parseCommand(argv: string[]): Command {
       ),
       bodyLimit: wholeNumber('body-limit', values['body-limit'], 1024, 100 * 1024 * 1024),
       scriptsHttpAllow: httpAllow(values['scripts-http-allow']),
+      mediaMaxBytes: wholeNumber('media-max-mb', values['media-max-mb'], 1, 1_000_000) * MB,
+      mediaDir: store.databaseUrl ? null : join(values.data, 'media'),
     },
   };
 }

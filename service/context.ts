@@ -1,7 +1,9 @@
 import type { Database } from './db/database';
 import { TokenAuthenticator } from './http/auth';
 import { serviceJobs, type ServiceJobs } from './jobs/service-jobs';
+import { NoticeBus } from './realtime/notices';
 import { EventPublisher } from './realtime/publisher';
+import { SessionEnds } from './realtime/session-ends';
 import { TokenRepository } from './repositories/tokens';
 import { PUBLIC_ONLY, type HttpAllowPolicy } from './scripts/destinations';
 
@@ -19,6 +21,14 @@ export interface ServiceConfig {
   notificationRetentionDays: number;
   /** Where scripts' `wallboard/http` may connect (`--scripts-http-allow`); public addresses only by default. */
   scriptsHttpAllow: HttpAllowPolicy;
+  /** The largest file the media library takes (`--media-max-mb`); a larger upload is answered 413. */
+  mediaMaxBytes: number;
+  /**
+   * Where the embedded store keeps the library's files (`<data>/media`); null: a temporary folder
+   * removed when the app closes (an in-memory store's). PostgreSQL keeps them itself, and
+   * receives uploads in its `incoming/` (or a temporary folder).
+   */
+  mediaDir: string | null;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
@@ -29,6 +39,8 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   notificationRetention: 10_000,
   notificationRetentionDays: 30,
   scriptsHttpAllow: PUBLIC_ONLY,
+  mediaMaxBytes: 200 * 1024 * 1024,
+  mediaDir: null,
 };
 
 /** Cancels what a clock was asked to run. */
@@ -70,6 +82,10 @@ export interface ServiceContext {
   clock: Clock;
   auth: TokenAuthenticator;
   events: EventPublisher;
+  /** What watching consoles hear of changes that log no event (realtime/notices.ts). */
+  notices: NoticeBus;
+  /** Sessions ended by sign-out or a user's change: their sockets are cut (realtime/session-ends.ts). */
+  sessionEnds: SessionEnds;
   log: ServiceLog;
   /** The background jobs (jobs/), started and stopped with the app. */
   jobs: ServiceJobs;
@@ -88,6 +104,8 @@ export function createContext(
     log,
     auth: new TokenAuthenticator(new TokenRepository(db), () => clock.now()),
     events: new EventPublisher(db),
+    notices: new NoticeBus(),
+    sessionEnds: new SessionEnds(),
   } as ServiceContext;
   // The jobs act through the context that holds them.
   ctx.jobs = serviceJobs(ctx);

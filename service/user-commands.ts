@@ -1,6 +1,7 @@
 // `npm run service -- user …`: the people who sign in to the console, managed from the shell
 // (the first admin has nobody to create it over HTTP).
 import { text } from 'node:stream/consumers';
+import { createSignInCode, signInLink } from './actions/sign-in-codes';
 import { createUser, deleteUser, listUsers, setPassword } from './actions/users';
 import type { UserCommand } from './cli-options';
 import type { Database } from './db/database';
@@ -44,6 +45,10 @@ export async function runUserCommand(
       return generated
         ? `new password of ${command.login} (shown once): ${password}\n`
         : `set the password of ${command.login}\n`;
+    }
+    case 'link': {
+      const code = await createSignInCode(db, command.login, now);
+      return `${signInLink(command.origin, code)}\n`;
     }
   }
 }

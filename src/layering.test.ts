@@ -80,6 +80,25 @@ describe('layering', () => {
     expect(await lintErrors('src/agent/probe.ts', ELECTRON_IMPORT)).toContain('no-restricted-imports');
   });
 
+  it('keeps the console a browser room that may draw with the renderer, never reach the service', async () => {
+    const probe = 'console/src/probe.ts';
+    for (const code of [NODE_IMPORT, BARE_NODE_IMPORT, ELECTRON_IMPORT]) {
+      expect(await lintErrors(probe, code)).toContain('no-restricted-imports');
+    }
+    expect(await lintErrors(probe, "export * from '../../service/app';\n")).toContain(
+      'no-restricted-imports',
+    );
+    expect(await lintErrors(probe, "export * from '../../src/agent/index';\n")).toContain(
+      'no-restricted-imports',
+    );
+    expect(await lintErrors(probe, "export * from '../../renderer/src/icons/icon';\n")).toEqual([]);
+    expect(await lintErrors('renderer/src/probe.ts', "export * from '../../console/src/app';\n")).toContain(
+      'no-restricted-imports',
+    );
+    expect(typeErrors('tsconfig.console.json', probe, NODE_IMPORT).join()).toMatch(/node:fs/);
+    expect(typeErrors('tsconfig.console.json', probe, DOM_USE)).toEqual([]);
+  });
+
   it('lets the shared layer and the renderer import what they may', async () => {
     expect(await lintErrors('src/shared/probe.ts', "export { z } from 'zod';\n")).toEqual([]);
     expect(await lintErrors('renderer/src/probe.ts', "export * from '../../src/shared/bridge';\n")).toEqual(

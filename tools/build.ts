@@ -15,7 +15,15 @@ import { NODE_BUNDLES, buildNodeBundle, type NodeBundle } from './node-bundles.t
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-const TARGET_NAMES = ['renderer', 'main', 'script-host', 'service', 'web-player', 'launcher'] as const;
+const TARGET_NAMES = [
+  'renderer',
+  'console',
+  'main',
+  'script-host',
+  'service',
+  'web-player',
+  'launcher',
+] as const;
 type TargetName = (typeof TARGET_NAMES)[number];
 
 interface Target {
@@ -50,6 +58,15 @@ const TARGETS: Record<TargetName, Target> = {
       await build({ configFile: join(ROOT, 'renderer', 'vite.config.ts'), logLevel: 'warn' });
     },
   },
+  console: {
+    inputs: ['console', 'renderer/src', 'src/shared'],
+    outputs: ['dist/console/index.html'],
+    needs: [],
+    async build() {
+      const { build } = await import('vite');
+      await build({ configFile: join(ROOT, 'console', 'vite.config.ts'), logLevel: 'warn' });
+    },
+  },
   main: {
     inputs: ['src'],
     outputs: ['dist/main/index.cjs', 'dist/preload/index.cjs'],
@@ -62,10 +79,11 @@ const TARGETS: Record<TargetName, Target> = {
     needs: [],
     build: async () => (await import('../service/scripts/host/build.ts')).buildScriptHost(),
   },
-  service: nodeBundle('service', ['service', 'src/shared'], ['script-host']),
+  // The service serves the console at / (routes/console.ts).
+  service: nodeBundle('service', ['service', 'src/shared'], ['script-host', 'console']),
   'web-player': nodeBundle('web-player', ['src'], ['renderer']),
   // Electron, where it exists, runs dist/main with the renderer; the embedded service runs scripts.
-  launcher: nodeBundle('launcher', ['src', 'service'], ['renderer', 'main', 'script-host']),
+  launcher: nodeBundle('launcher', ['src', 'service'], ['renderer', 'main', 'script-host', 'console']),
 };
 
 const isTarget = (name: string): name is TargetName => (TARGET_NAMES as readonly string[]).includes(name);

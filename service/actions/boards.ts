@@ -11,6 +11,7 @@ import { rooms } from '../realtime/rooms';
 import { BoardRepository } from '../repositories/boards';
 import { FlowRepository } from '../repositories/flows';
 import { WidgetRepository } from '../repositories/widgets';
+import { checkMediaExist } from './media';
 
 /** The channels a board gets: those given, or the account's default channel. */
 function channelsOrDefault(channelIds: readonly string[]): string[] {
@@ -43,10 +44,14 @@ async function checkGrid(ctx: ServiceContext, board: Board): Promise<void> {
 /** A board; settings not given take their defaults. No device shows it yet. */
 export async function createBoard(ctx: ServiceContext, body: BoardCreate): Promise<Board> {
   await checkChannels(ctx, body.channel_ids);
-  return new BoardRepository(ctx.db).create(
+  await checkMediaExist(ctx.db, [{ path: 'body.background_url', url: body.background_url }]);
+  const board = await new BoardRepository(ctx.db).create(
     { ...body, channel_ids: channelsOrDefault(body.channel_ids) },
     ctx.clock.now(),
   );
+  // No device to tell, but the consoles list it (realtime/notices.ts).
+  ctx.notices.changed('boards', board.id);
+  return board;
 }
 
 /** Null when there is no such board. An empty patch changes nothing and tells nobody. */
@@ -58,6 +63,7 @@ export async function updateBoard(
   const current = await new BoardRepository(ctx.db).get(id);
   if (!current || Object.keys(patch).length === 0) return current;
   if (patch.channel_ids) await checkChannels(ctx, patch.channel_ids);
+  await checkMediaExist(ctx.db, [{ path: 'body.background_url', url: patch.background_url }]);
   const next: Board = {
     ...current,
     ...patch,
@@ -129,7 +135,7 @@ async function importFlow(
 export async function importBoard(ctx: ServiceContext, input: BoardImport): Promise<string> {
   const { widgets: imported, ...settings } = input;
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
+  const id = await ctx.db.transaction(async (tx) => {
     const boards = new BoardRepository(tx);
     const widgets = new WidgetRepository(tx);
     const flowRepository = new FlowRepository(tx);
@@ -166,4 +172,7 @@ export async function importBoard(ctx: ServiceContext, input: BoardImport): Prom
     }
     return board.id;
   });
+  ctx.notices.changed('boards', id);
+  ctx.notices.changed('flows');
+  return id;
 }

@@ -17,12 +17,15 @@ export async function createChannel(ctx: ServiceContext, body: ChannelCreate): P
   for (let attempt = 1; ; attempt++) {
     const chosen = tag ?? (await channels.freeTag(slug));
     try {
-      return await channels.createVirtual({
+      const channel = await channels.createVirtual({
         name,
         tag: chosen,
         parent_channel_id,
         created_at: ctx.clock.now(),
       });
+      // No device to tell, but the consoles list it (realtime/notices.ts).
+      ctx.notices.changed('channels', channel.id);
+      return channel;
     } catch (error) {
       // The only conflict of a new channel is its tag.
       const taken = error instanceof DomainError && error.kind === 'conflict';
@@ -32,8 +35,14 @@ export async function createChannel(ctx: ServiceContext, body: ChannelCreate): P
 }
 
 /** Renames a channel or changes its tag; null when there is no such channel. */
-export function updateChannel(ctx: ServiceContext, id: string, body: ChannelUpdate): Promise<Channel | null> {
-  return new ChannelRepository(ctx.db).update(id, body);
+export async function updateChannel(
+  ctx: ServiceContext,
+  id: string,
+  body: ChannelUpdate,
+): Promise<Channel | null> {
+  const channel = await new ChannelRepository(ctx.db).update(id, body);
+  if (channel) ctx.notices.changed('channels', id);
+  return channel;
 }
 
 /**
@@ -55,5 +64,6 @@ export async function deleteChannel(ctx: ServiceContext, id: string): Promise<bo
     }
     return deleted;
   });
+  if (changed !== null) ctx.notices.changed('channels', id);
   return changed !== null;
 }

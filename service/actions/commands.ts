@@ -71,11 +71,10 @@ export async function reportCommandResult(
   result: CommandResult,
 ): Promise<Command | null> {
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
+  const { command, changed } = await ctx.db.transaction(async (tx) => {
     const commands = new CommandRepository(tx);
     const command = await commands.findForUpdate(tag, id);
-    if (!command) return null;
-    if (command.status === result.status) return command;
+    if (!command || command.status === result.status) return { command, changed: false };
     if (!NEXT[command.status].includes(result.status)) {
       const why = command.reason ? ` (${command.reason})` : '';
       throw conflict(`command ${id} is ${command.status}${why}; it cannot become ${result.status}`, [
@@ -84,8 +83,11 @@ export async function reportCommandResult(
     }
     const reason = result.reason ?? null;
     await commands.setStatus(id, result.status, reason, now);
-    return { ...command, status: result.status, reason, updated_at: now.toISOString() };
+    const updated = { ...command, status: result.status, reason, updated_at: now.toISOString() };
+    return { command: updated, changed: true };
   });
+  if (changed) ctx.notices.changed('commands', id);
+  return command;
 }
 
 /** Why an unfinished command failed, by the status it was left in. */
@@ -97,6 +99,8 @@ function expiryReason(status: CommandStatus): string {
 }
 
 /** Fails every unfinished command past its time; how many. */
-export function expireCommands(ctx: ServiceContext): Promise<number> {
-  return new CommandRepository(ctx.db).expire(ctx.clock.now(), expiryReason);
+export async function expireCommands(ctx: ServiceContext): Promise<number> {
+  const expired = await new CommandRepository(ctx.db).expire(ctx.clock.now(), expiryReason);
+  if (expired > 0) ctx.notices.changed('commands');
+  return expired;
 }

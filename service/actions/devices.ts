@@ -2,7 +2,9 @@ import type { Device, DeviceCreate, DeviceUpdate, Heartbeat } from '../../src/sh
 import type { ServiceContext } from '../context';
 import type { Emit } from '../realtime/publisher';
 import { rooms } from '../realtime/rooms';
+import { DeviceHistoryRepository } from '../repositories/device-history';
 import { DeviceRepository, unknownPlaylist } from '../repositories/devices';
+import { heartbeatHistory } from './device-history';
 import { PlaylistRepository } from '../repositories/playlists';
 import { TokenRepository } from '../repositories/tokens';
 
@@ -24,7 +26,9 @@ async function checkPlaylist(ctx: ServiceContext, id: string | null | undefined)
 /** A device with an unused tag. Nothing is listening to its room yet. */
 export async function createDevice(ctx: ServiceContext, input: DeviceCreate): Promise<Device> {
   await checkPlaylist(ctx, input.playlist_id);
-  return new DeviceRepository(ctx.db).create(input);
+  const device = await new DeviceRepository(ctx.db).create(input);
+  ctx.notices.changed('devices', device.tag);
+  return device;
 }
 
 /** Null when there is no such device; playlist_id null takes its playlist away. */
@@ -70,12 +74,20 @@ export async function recordHeartbeat(
 ): Promise<Device | null> {
   const now = ctx.clock.now();
   const diagnostics = { ...heartbeat, received_at: now.toISOString() };
-  return ctx.events.transaction(async (tx, emit) => {
-    const change = await new DeviceRepository(tx).recordHeartbeat(tag, diagnostics, now, ip);
-    if (!change) return null;
+  const { device, noticed } = await ctx.events.transaction(async (tx, emit) => {
+    const devices = new DeviceRepository(tx);
+    const previous = await devices.diagnostics(tag);
+    const change = await devices.recordHeartbeat(tag, diagnostics, now, ip);
+    if (!change) return { device: null, noticed: false };
     if (!change.wasOnline) announce(emit, tag);
-    return change.device;
+    const entries = heartbeatHistory(previous ?? null, heartbeat, change.wasOnline, now, ip);
+    await new DeviceHistoryRepository(tx).add(tag, entries);
+    return { device: change.device, noticed: change.wasOnline && entries.length > 0 };
   });
+  // What it shows or failed to show changed: no event (the device need not hear of it), but a
+  // console must. A heartbeat that changes nothing tells nobody.
+  if (noticed) ctx.notices.changed('devices', tag);
+  return device;
 }
 
 /** The device says it is going offline (it quits). Null for an unknown device. */
@@ -84,6 +96,11 @@ export async function recordGoingOffline(ctx: ServiceContext, tag: string): Prom
     const change = await new DeviceRepository(tx).markOffline(tag);
     if (!change) return null;
     announce(emit, tag);
+    if (change.wasOnline) {
+      await new DeviceHistoryRepository(tx).add(tag, [
+        { at: ctx.clock.now(), kind: 'offline', detail: 'the device said it goes offline' },
+      ]);
+    }
     return change.device;
   });
 }
@@ -97,7 +114,11 @@ export async function recordGoingOffline(ctx: ServiceContext, tag: string): Prom
 export async function recordSocketGone(ctx: ServiceContext, tag: string, since: Date): Promise<boolean> {
   return ctx.events.transaction(async (tx, emit) => {
     const turned = await new DeviceRepository(tx).markOfflineIfSilentSince(tag, since);
-    if (turned) announce(emit, tag);
+    if (turned) {
+      announce(emit, tag);
+      const detail = 'its connection was lost and did not come back';
+      await new DeviceHistoryRepository(tx).add(tag, [{ at: ctx.clock.now(), kind: 'offline', detail }]);
+    }
     return turned;
   });
 }
@@ -108,6 +129,8 @@ export async function sweepPresence(ctx: ServiceContext): Promise<string[]> {
   return ctx.events.transaction(async (tx, emit) => {
     const tags = await new DeviceRepository(tx).markSilentOffline(cutoff);
     for (const tag of tags) announce(emit, tag);
+    const detail = `no heartbeat for ${ctx.config.offlineAfterSeconds} s`;
+    await new DeviceHistoryRepository(tx).addToAll(tags, { at: ctx.clock.now(), kind: 'offline', detail });
     return tags;
   });
 }

@@ -15,7 +15,7 @@ export async function createFlow(ctx: ServiceContext, body: FlowCreate): Promise
   const { channel_id, source = null, parameters = null, ...rest } = body;
   const channelId = channel_id === undefined ? DEFAULT_CHANNEL_ID : channel_id;
   await checkChannel(ctx, channelId);
-  return new FlowRepository(ctx.db).create({
+  const flow = await new FlowRepository(ctx.db).create({
     ...rest,
     channel_id: channelId,
     source,
@@ -23,6 +23,9 @@ export async function createFlow(ctx: ServiceContext, body: FlowCreate): Promise
     enabled: isFlowReady({ source, parameters }),
     created_at: ctx.clock.now(),
   });
+  // No device shows it yet, so no event; the consoles list it (realtime/notices.ts).
+  ctx.notices.changed('flows', flow.id);
+  return flow;
 }
 
 /** Null when there is no such flow. A new source or parameters decide `enabled` again. */

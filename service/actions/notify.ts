@@ -2,6 +2,7 @@ import type { Notification, NotificationCreate } from '../../src/shared/notifica
 import type { ServiceContext } from '../context';
 import { conflict, notFound } from '../domain/errors';
 import { rooms } from '../realtime/rooms';
+import { checkMediaExist } from './media';
 import { ChannelRepository } from '../repositories/channels';
 import { FlowRepository } from '../repositories/flows';
 import { NotificationRepository } from '../repositories/notifications';
@@ -16,6 +17,7 @@ export function createNotification(
   body: NotificationCreate,
 ): Promise<Notification> {
   return ctx.events.transaction(async (tx, emit) => {
+    await checkMediaExist(tx, [{ path: 'body.sound_url', url: body.sound_url }]);
     const notification = await new NotificationRepository(tx).create(channelId, body, ctx.clock.now());
     emit({ type: 'notification.created', notification }, [rooms.channel(channelId)]);
     return notification;

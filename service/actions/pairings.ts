@@ -59,6 +59,7 @@ export async function startPairing(ctx: ServiceContext): Promise<PairingCreated>
   for (let draw = 0; draw < CODE_DRAWS; draw++) {
     const pairing = await pairings.create({ code: newCode(), secretHash: hashSecret(secret), expiresAt });
     if (pairing) {
+      ctx.notices.changed('pairings', pairing.id);
       return { pairing_id: pairing.id, code: pairing.code, secret, expires_at: pairing.expiresAt };
     }
   }
@@ -86,6 +87,7 @@ export async function readPairing(
   if (!pairing.claimedAt) return { status: 'pending' };
   const { tokenSecret, deviceTag } = pairing;
   if (tokenSecret && deviceTag && (await pairings.markRead(id, now))) {
+    ctx.notices.changed('pairings', id);
     return { status: 'claimed', device_tag: deviceTag, token: tokenSecret };
   }
   return { status: 'read' };
@@ -119,7 +121,7 @@ export async function claimPairing(ctx: ServiceContext, claim: PairingClaim): Pr
     throw unknownPlaylist(claim.playlist_id);
   }
   const secret = newSecret();
-  return ctx.events.transaction(async (tx, emit) => {
+  const { device, tokenId } = await ctx.events.transaction(async (tx, emit) => {
     const devices = new DeviceRepository(tx);
     const tag = claim.tag ?? (await derivedTag(devices, pairing.code));
     let device = await devices.findByTag(tag);
@@ -149,8 +151,13 @@ export async function claimPairing(ctx: ServiceContext, claim: PairingClaim): Pr
     });
     // Claimed by another request meanwhile: this one's device and token are rolled back.
     if (!claimed) throw unknownCode(claim.code);
-    return device;
+    return { device, tokenId: token.id };
   });
+  // A new device logs no event (nothing listens to it yet): the consoles are told here.
+  ctx.notices.changed('devices', device.tag);
+  ctx.notices.changed('tokens', tokenId);
+  ctx.notices.changed('pairings', pairing.id);
+  return device;
 }
 
 /**
@@ -159,14 +166,16 @@ export async function claimPairing(ctx: ServiceContext, claim: PairingClaim): Pr
  */
 export async function expirePairings(ctx: ServiceContext): Promise<void> {
   const now = ctx.clock.now();
-  const unread = await ctx.db.transaction(async (tx) => {
+  const { unread, deleted } = await ctx.db.transaction(async (tx) => {
     const pairings = new PairingRepository(tx);
     const tokenIds = await pairings.unreadExpiredTokens(now);
     await pairings.forgetUnreadExpired(now);
     const tokens = new TokenRepository(tx);
     for (const id of tokenIds) await tokens.delete(id);
-    await pairings.deleteExpiredBefore(new Date(now.getTime() - EXPIRED_PAIRINGS_KEPT_MS));
-    return tokenIds;
+    const deleted = await pairings.deleteExpiredBefore(new Date(now.getTime() - EXPIRED_PAIRINGS_KEPT_MS));
+    return { unread: tokenIds, deleted };
   });
   for (const id of unread) ctx.auth.forget(id);
+  if (unread.length > 0) ctx.notices.changed('tokens');
+  if (unread.length > 0 || deleted > 0) ctx.notices.changed('pairings');
 }

@@ -6,9 +6,17 @@ import type { Emit } from '../realtime/publisher';
 import { rooms } from '../realtime/rooms';
 import { DeviceRepository } from '../repositories/devices';
 import { PlaylistRepository } from '../repositories/playlists';
+import { checkMediaExist } from './media';
 
 /** Board items must name an existing board, and their channel (when given) an existing channel. */
 async function checkItems(ctx: ServiceContext, items: readonly PlaylistItem[]): Promise<void> {
+  await checkMediaExist(
+    ctx.db,
+    items.map((item, index) => ({
+      path: `body.items.${index}.url`,
+      url: item.type === 'board' ? null : item.url,
+    })),
+  );
   const boardItems = items.flatMap((item, index) => (item.type === 'board' ? [{ item, index }] : []));
   if (boardItems.length === 0) return;
   const playlists = new PlaylistRepository(ctx.db);
@@ -41,8 +49,10 @@ const playlistChanged = (emit: Emit, id: string) =>
 
 export async function createPlaylist(ctx: ServiceContext, body: PlaylistCreate): Promise<Playlist> {
   await checkItems(ctx, body.items);
-  // No device can show it yet, so there is nobody to tell.
-  return new PlaylistRepository(ctx.db).create(body, ctx.clock.now());
+  // No device can show it yet, so no event; the consoles list it (realtime/notices.ts).
+  const playlist = await new PlaylistRepository(ctx.db).create(body, ctx.clock.now());
+  ctx.notices.changed('playlists', playlist.id);
+  return playlist;
 }
 
 /** Null when there is no such playlist. `items`, when given, replace all its items. */

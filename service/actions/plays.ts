@@ -8,14 +8,16 @@ import { deviceOf } from './commands';
  * Stores a device's proof of play. Records the service has already (by id: an upload repeated
  * after a lost answer) are left as they are, so nothing is counted twice.
  */
-export function recordPlays(
+export async function recordPlays(
   ctx: ServiceContext,
   tag: string,
   plays: readonly PlayUpload[],
 ): Promise<PlaysReceived> {
-  return ctx.db.transaction(async (tx) => {
+  const received = await ctx.db.transaction(async (tx) => {
     const device = await deviceOf(new DeviceRepository(tx), tag);
     const stored = await new PlayRepository(tx).add(device.id, plays);
     return { received: plays.length, stored };
   });
+  if (received.stored > 0) ctx.notices.changed('plays', tag);
+  return received;
 }

@@ -21,8 +21,10 @@ export async function storeScreenshot(
     ]);
   }
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
+  const info = await ctx.db.transaction(async (tx) => {
     const device = await deviceOf(new DeviceRepository(tx), tag);
     return new ScreenshotRepository(tx).put(device, png, size, now);
   });
+  ctx.notices.changed('screenshots', tag);
+  return info;
 }

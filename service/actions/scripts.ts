@@ -112,6 +112,7 @@ export async function createScript(ctx: ServiceContext, body: ScriptCreate): Pro
   } catch (error) {
     throw byTag(error, flow);
   }
+  ctx.notices.changed('scripts', script.id);
   await ctx.jobs.scripts.changed(script.id);
   return script;
 }
@@ -153,6 +154,7 @@ export async function updateScript(
   } catch (error) {
     throw byTag(error, flow);
   }
+  if (script) ctx.notices.changed('scripts', id);
   await ctx.jobs.scripts.changed(id);
   return script;
 }
@@ -165,7 +167,10 @@ export async function deleteScript(ctx: ServiceContext, id: string): Promise<boo
     announceFlows(emit, [script.flow_id ? await detach(tx, script.flow_id, id) : null]);
     return true;
   });
-  if (deleted) await ctx.jobs.scripts.changed(id);
+  if (deleted) {
+    ctx.notices.changed('scripts', id);
+    await ctx.jobs.scripts.changed(id);
+  }
   return deleted;
 }
 

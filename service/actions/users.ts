@@ -1,10 +1,11 @@
 import type { ServiceContext } from '../context';
 import type { Database, Queryable } from '../db/database';
-import { invalid, notFound } from '../domain/errors';
+import { conflict, invalid, notFound } from '../domain/errors';
 import { DUMMY_HASH, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '../domain/passwords';
 import { hashSecret, newSecret } from '../http/auth';
 import { SessionRepository, type SessionWithUser } from '../repositories/sessions';
-import { publicUser, UserRepository, type Role, type User } from '../repositories/users';
+import { SignInCodeRepository } from '../repositories/sign-in-codes';
+import { publicUser, UserRepository, type Role, type StoredUser, type User } from '../repositories/users';
 
 /** A session unused for this long is over: a browser left signed in on a shared desk stops working. */
 export const SESSION_IDLE_MS = 12 * 60 * 60_000;
@@ -66,6 +67,60 @@ export async function setPassword(db: Database, login: string, password: string,
   });
 }
 
+/** The console's route (routes/users.ts): createUser, and the consoles hear of it. */
+export async function addUser(
+  ctx: ServiceContext,
+  input: { login: string; password: string; role: Role },
+): Promise<User> {
+  const user = await createUser(ctx.db, input);
+  ctx.notices.changed('users', user.id);
+  return user;
+}
+
+export const LAST_ADMIN_MESSAGE =
+  'this is the last admin: make another user admin first, so that someone can still manage the service';
+
+/** Conflict when `id` is the only admin: the service must keep someone who can manage it. */
+async function keepAnAdmin(users: UserRepository, id: string): Promise<void> {
+  const admins = await users.lockAdmins();
+  if (admins.length === 1 && admins[0] === id) throw conflict(LAST_ADMIN_MESSAGE);
+}
+
+/**
+ * Changes a user's role or password (by id); not found when there is none, conflict when it would
+ * demote the last admin. A new password ends the user's sessions, and their sockets are cut.
+ */
+export async function changeUser(
+  ctx: ServiceContext,
+  id: string,
+  patch: { role?: Role; password?: string },
+): Promise<User> {
+  if (patch.password !== undefined) checkPassword(patch.password);
+  const passwordHash = patch.password === undefined ? undefined : await hashPassword(patch.password);
+  const user = await ctx.db.transaction(async (tx): Promise<StoredUser> => {
+    const users = new UserRepository(tx);
+    if (patch.role === 'viewer') await keepAnAdmin(users, id);
+    const updated = await users.update(id, { role: patch.role, passwordHash }, ctx.clock.now());
+    if (!updated) throw notFound(`user ${id}`);
+    if (passwordHash !== undefined) await new SessionRepository(tx).deleteOfUser(id);
+    return updated;
+  });
+  if (passwordHash !== undefined) ctx.sessionEnds.ended({ userId: id });
+  ctx.notices.changed('users', id);
+  return publicUser(user);
+}
+
+/** Deletes a user (by id) and its sessions, cutting their sockets; conflict for the last admin. */
+export async function removeUser(ctx: ServiceContext, id: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const users = new UserRepository(tx);
+    await keepAnAdmin(users, id);
+    if (!(await users.deleteById(id))) throw notFound(`user ${id}`);
+  });
+  ctx.sessionEnds.ended({ userId: id });
+  ctx.notices.changed('users', id);
+}
+
 export interface SignedIn {
   user: User;
   /** The cookie's value: the session's secret, kept only as a hash. */
@@ -82,6 +137,11 @@ export async function signIn(ctx: ServiceContext, login: string, password: strin
   const user = await new UserRepository(ctx.db).findByLogin(login);
   const matches = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
   if (!user || !matches) return null;
+  return openSession(ctx, user);
+}
+
+/** A new session of `user`. */
+export async function openSession(ctx: ServiceContext, user: StoredUser): Promise<SignedIn> {
   const secret = newSecret();
   const now = ctx.clock.now();
   await new SessionRepository(ctx.db).create({
@@ -111,11 +171,14 @@ export async function sessionOf(ctx: ServiceContext, secret: string): Promise<Se
 /** Ends the session of `secret`, if there is one. */
 export async function signOut(ctx: ServiceContext, secret: string): Promise<void> {
   const session = await new SessionRepository(ctx.db).findByHash(hashSecret(secret));
-  if (session) await new SessionRepository(ctx.db).delete(session.id);
+  if (!session) return;
+  await new SessionRepository(ctx.db).delete(session.id);
+  ctx.sessionEnds.ended({ sessionId: session.id });
 }
 
-/** Deletes the sessions that are over (jobs/sessions.ts); how many. */
-export function pruneSessions(ctx: ServiceContext): Promise<number> {
+/** Deletes the sessions, and the sign-in codes, that are over (jobs/sessions.ts); how many sessions. */
+export async function pruneSessions(ctx: ServiceContext): Promise<number> {
   const now = ctx.clock.now();
+  await new SignInCodeRepository(ctx.db).prune(now);
   return new SessionRepository(ctx.db).prune(now, new Date(now.getTime() - SESSION_IDLE_MS));
 }

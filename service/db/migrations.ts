@@ -1,6 +1,8 @@
 import { sql, type ColumnDefinitionBuilder, type SqlBool } from 'kysely';
 import type { Queryable, StoreKind } from './database';
 import { commandsAndPlays } from './migrations/commands';
+import { media } from './migrations/media';
+import { operators } from './migrations/operators';
 import { pairings } from './migrations/pairings';
 import { users } from './migrations/users';
 
@@ -203,4 +205,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'pairings', up: pairings },
   { version: 4, name: 'commands', up: commandsAndPlays },
   { version: 5, name: 'users', up: users },
+  { version: 6, name: 'media', up: media },
+  { version: 7, name: 'operators', up: operators },
 ];

@@ -223,6 +223,49 @@ export interface SessionsTable {
   last_seen_at: Timestamp;
 }
 
+/** A screen's status history (migration 7). */
+export interface DeviceHistoryTable {
+  seq: Generated<number>;
+  device_id: string;
+  at: Timestamp;
+  kind: 'online' | 'offline' | 'showing' | 'failure' | 'recovery';
+  detail: ColumnType<string, string | undefined, string>;
+}
+
+/** A one-time sign-in code (migration 7): its hash only. */
+export interface SignInCodesTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+/** A medium of the library (migration 6); its bytes are kept per `sha256` (service/media/). */
+export interface MediaTable {
+  id: string;
+  name: string;
+  content_type: string;
+  kind: 'image' | 'video' | 'sound';
+  bytes: number;
+  sha256: string;
+  created_at: Timestamp;
+}
+
+/** PostgreSQL only (migration 6): one content of the library, its bytes in `media_chunks`. */
+export interface MediaBlobsTable {
+  sha256: string;
+  bytes: number;
+  chunk_bytes: number;
+}
+
+/** PostgreSQL only: the `seq`th chunk of a content; pg reads bytea as Buffer. */
+export interface MediaChunksTable {
+  sha256: string;
+  seq: number;
+  bytes: ColumnType<Uint8Array, Uint8Array, Uint8Array>;
+}
+
 export interface Schema {
   schema_migrations: SchemaMigrationsTable;
   tokens: TokensTable;
@@ -242,4 +285,9 @@ export interface Schema {
   pairings: PairingsTable;
   users: UsersTable;
   sessions: SessionsTable;
+  media: MediaTable;
+  media_blobs: MediaBlobsTable;
+  media_chunks: MediaChunksTable;
+  device_history: DeviceHistoryTable;
+  sign_in_codes: SignInCodesTable;
 }

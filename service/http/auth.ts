@@ -15,7 +15,9 @@ export type Permission =
   | 'devices:write'
   | 'notifications:write'
   | 'metrics:write'
-  | 'scripts:read';
+  | 'scripts:read'
+  /** Managing the people who sign in (routes/users.ts): an admin or a full token. */
+  | 'users';
 
 const ALL: readonly Permission[] = [
   'read',
@@ -27,6 +29,7 @@ const ALL: readonly Permission[] = [
   'notifications:write',
   'metrics:write',
   'scripts:read',
+  'users',
 ];
 
 export const SCOPE_GRANTS: Readonly<Record<TokenScope, ReadonlySet<Permission>>> = {

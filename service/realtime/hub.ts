@@ -8,19 +8,31 @@ import {
   type ServerToClientEvents,
 } from '../../src/shared/events';
 import { describeIssues } from '../../src/shared/issues';
+import { sessionOf } from '../actions/users';
 import type { ServiceContext } from '../context';
 import { AuthRateLimited, grants, secretFromHeader } from '../http/auth';
-import { UNAUTHORIZED_MESSAGE } from '../http/auth-hook';
+import { SESSION_EXPIRED_MESSAGE, UNAUTHORIZED_MESSAGE } from '../http/auth-hook';
 import { TokenBucket, type Rate } from '../http/rate-limit';
 import { EventRepository } from '../repositories/events';
 import { PING_INTERVAL_MS, PING_TIMEOUT_MS, SocketPresence } from './presence';
+import {
+  attachOperators,
+  foreignOrigin,
+  OPERATORS_ROOM,
+  sessionCookieOf,
+  type SocketSession,
+} from './operators';
 import { Gate, replay } from './replay';
 import { Subscriber } from './subscriber';
 import { roomsOfDevices } from './subscriptions';
 
 interface SocketData {
-  secret: string;
-  tokenId: string;
+  /** The token's secret and id; null for a console signed in by the session cookie. */
+  secret: string | null;
+  tokenId: string | null;
+  session: SocketSession | null;
+  /** Said `watch`: a console in the operators room (realtime/operators.ts). */
+  watching: boolean;
   deviceTag: string | null;
   rooms: Set<string>;
   hellos: TokenBucket;
@@ -83,9 +95,38 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
   );
   const byToken = new Map<string, Set<DeviceSocket>>();
   const presence = new SocketPresence(ctx);
+  const operators = attachOperators(ctx, (notice) => io.to(OPERATORS_ROOM).emit('notice', notice));
+  const fresh = (): Pick<SocketData, 'deviceTag' | 'rooms' | 'hellos' | 'refused' | 'watching'> => ({
+    deviceTag: null,
+    rooms: new Set(),
+    hellos: new TokenBucket(HELLO_RATE),
+    refused: 0,
+    watching: false,
+  });
+
+  /** A console's browser: no token, but the session cookie (docs/api.md, Realtime for operators). */
+  async function signedIn(socket: DeviceSocket, cookie: string): Promise<Error | null> {
+    const foreign = foreignOrigin(socket.handshake.headers, socket.handshake.secure);
+    if (foreign) return refusal(`a socket signed in by the session cookie ${foreign}`);
+    const session = await sessionOf(ctx, cookie);
+    if (!session) return refusal(SESSION_EXPIRED_MESSAGE);
+    const own = { id: session.id, userId: session.user_id, secret: cookie };
+    socket.data = { ...fresh(), secret: null, tokenId: null, session: own };
+    return null;
+  }
 
   io.use(async (socket, next) => {
     const secret = secretOf(socket);
+    const cookie = secret ? null : sessionCookieOf(socket.handshake.headers.cookie, app.parseCookie);
+    if (cookie) {
+      return signedIn(socket, cookie).then(
+        (refused) => next(refused ?? undefined),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'a socket could not be signed in');
+          next(refusal(SESSION_EXPIRED_MESSAGE));
+        },
+      );
+    }
     let token;
     try {
       token = await ctx.auth.authenticate(secret, socket.handshake.address);
@@ -97,14 +138,7 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
       token = null;
     }
     if (!secret || !token || !grants(token.scope, 'read')) return next(refusal(UNAUTHORIZED_MESSAGE));
-    socket.data = {
-      secret,
-      tokenId: token.id,
-      deviceTag: null,
-      rooms: new Set(),
-      hellos: new TokenBucket(HELLO_RATE),
-      refused: 0,
-    };
+    socket.data = { ...fresh(), secret, tokenId: token.id, session: null };
     next();
   });
 
@@ -116,6 +150,8 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
 
   function track(socket: DeviceSocket): void {
     const { tokenId } = socket.data;
+    operators.track(socket);
+    if (tokenId === null) return;
     const sockets = byToken.get(tokenId) ?? new Set();
     byToken.set(tokenId, sockets.add(socket));
     socket.on('disconnect', () => {
@@ -128,6 +164,9 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
     const refuse = (error: string) => ack({ resync: true, events: [], last_event_id: 0, error });
     const parsed = helloSchema.safeParse(raw);
     if (!parsed.success) return refuse(`invalid hello: ${describeIssues(parsed.error)}`);
+    if (socket.data.session || socket.data.watching) {
+      return refuse('hello is for devices: a console says watch, and a socket is one or the other');
+    }
     const token = await ctx.auth.authenticate(socket.data.secret);
     if (!token) {
       refuse(UNAUTHORIZED_MESSAGE);
@@ -149,8 +188,23 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
 
   io.on('connection', (socket: DeviceSocket) => {
     // Deleted between the handshake's check and now.
-    if (ctx.auth.isRevoked(socket.data.tokenId)) return void socket.disconnect(true);
+    const { tokenId } = socket.data;
+    if (tokenId !== null && ctx.auth.isRevoked(tokenId)) return void socket.disconnect(true);
     track(socket);
+    socket.on('watch', (ack) => {
+      if (typeof ack !== 'function') return;
+      // A watch costs a query too: it shares the hellos' allowance.
+      if (!socket.data.hellos.take()) {
+        return ack({
+          ok: false,
+          error: `too many watches: at most ${HELLO_RATE.burst} at once; watch again later`,
+        });
+      }
+      operators.watch(socket, ack).catch((error: unknown) => {
+        app.log.error({ err: error }, 'watch failed');
+        ack({ ok: false, error: 'the service could not answer the watch; try again' });
+      });
+    });
     socket.on('disconnect', () => presence.gone(socket.id));
     socket.on('hello', (raw, ack) => {
       // Counted before anything else, so even a flood without acknowledgements is cut off.
@@ -208,6 +262,7 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
   });
   app.addHook('onClose', async () => {
     stopRevoking();
+    operators.stop();
     await io.close();
   });
   return io;

@@ -29,7 +29,8 @@ interface DeviceRow {
   last_seen_ip: string | null;
 }
 
-function fromRow(row: DeviceRow): Device {
+/** A device as the API shows it, from its row (the overview reads the same columns). */
+export function deviceFromRow(row: DeviceRow): Device {
   return {
     id: row.id,
     tag: row.tag,
@@ -62,7 +63,7 @@ export class DeviceRepository {
 
   async list(): Promise<Device[]> {
     const rows = await this.db.kysely.selectFrom('devices').select(COLUMNS).orderBy('tag').execute();
-    return rows.map(fromRow);
+    return rows.map(deviceFromRow);
   }
 
   async findByTag(tag: string): Promise<Device | null> {
@@ -71,7 +72,7 @@ export class DeviceRepository {
       .select(COLUMNS)
       .where('tag', '=', tag)
       .executeTakeFirst();
-    return row ? fromRow(row) : null;
+    return row ? deviceFromRow(row) : null;
   }
 
   /** A conflict for a taken tag, invalid for an unknown playlist. */
@@ -87,7 +88,7 @@ export class DeviceRepository {
       })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
-    return fromRow(
+    return deviceFromRow(
       await refusing(insert, {
         unique: () =>
           conflict(`a device with tag "${input.tag}" already exists`, [
@@ -109,7 +110,7 @@ export class DeviceRepository {
       .returning(COLUMNS)
       .executeTakeFirst();
     const row = await refusing(update, { foreignKey: playlistGone(patch.playlist_id) });
-    return row ? fromRow(row) : null;
+    return row ? deviceFromRow(row) : null;
   }
 
   async delete(tag: string): Promise<boolean> {
@@ -138,7 +139,7 @@ export class DeviceRepository {
         .where('id', '=', previous.id)
         .returning(COLUMNS)
         .executeTakeFirstOrThrow();
-      return { device: fromRow(row), wasOnline: flag(previous.online) };
+      return { device: deviceFromRow(row), wasOnline: flag(previous.online) };
     });
   }
 

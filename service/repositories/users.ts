@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Queryable } from '../db/database';
 import type { UsersTable } from '../db/schema';
+import { lockRows } from '../db/dialect';
 import { conflict } from '../domain/errors';
 import { newId } from '../ids';
 import { refusing } from './refusals';
@@ -85,6 +86,35 @@ export class UserRepository {
       .returningAll()
       .executeTakeFirst();
     return row ? fromRow(row) : null;
+  }
+
+  /**
+   * The ids of the admins, locked until the transaction ends on PostgreSQL (SQLite runs one write
+   * transaction at a time): two requests demoting the last two admins cannot both see another left.
+   */
+  async lockAdmins(): Promise<string[]> {
+    const query = this.db.kysely.selectFrom('users').select('id').where('role', '=', 'admin');
+    const rows = await lockRows(this.db.kind, query).execute();
+    return rows.map((row) => row.id);
+  }
+
+  async update(
+    id: string,
+    set: { role?: Role; passwordHash?: string },
+    at: Date,
+  ): Promise<StoredUser | null> {
+    const row = await this.db.kysely
+      .updateTable('users')
+      .set({ role: set.role, password_hash: set.passwordHash, updated_at: at.toISOString() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
+  }
+
+  async deleteById(id: string): Promise<boolean> {
+    const result = await this.db.kysely.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
   }
 
   /** The deleted user's id (its sessions go with it), or null when there was none. */

@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { tagSchema, timestampSchema } from '../../src/shared/common';
+import { tagSchema } from '../../src/shared/common';
 import {
   deviceCreateSchema,
+  deviceOverviewSchema,
   deviceSchema,
   deviceUpdateSchema,
   heartbeatSchema,
 } from '../../src/shared/device';
+import { deviceStatusSchema } from '../../src/shared/device-status';
 import { playlistSchema } from '../../src/shared/playlist';
 import {
   createDevice,
@@ -18,13 +20,11 @@ import {
 import type { ServiceContext } from '../context';
 import { DomainError, notFound } from '../domain/errors';
 import { checkDevice, refuseDeviceBound } from '../http/device-scope';
+import { deviceOverviews } from '../repositories/device-overview';
 import { DeviceRepository } from '../repositories/devices';
 import { PlaylistRepository } from '../repositories/playlists';
 
 const tagParams = z.object({ tag: tagSchema });
-
-/** The last heartbeat as stored; fields a newer device adds are dropped, not refused. */
-const deviceStatusSchema = z.object({ ...heartbeatSchema.shape, received_at: timestampSchema });
 
 const deviceNotFound = (tag: string) => notFound(`device ${tag}`);
 
@@ -39,12 +39,16 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         config: { permission: 'read' },
         schema: {
           tags: ['devices'],
-          summary: 'Lists all devices, by tag',
-          response: { 200: z.array(deviceSchema) },
+          summary:
+            "Lists all devices, by tag; include=status adds each one's summary for the console (one query however many)",
+          querystring: z.object({ include: z.literal('status').optional() }),
+          // The summary first: a plain device lacks its fields, so the union cannot strip them.
+          response: { 200: z.union([z.array(deviceOverviewSchema), z.array(deviceSchema)]) },
         },
       },
       async (request) => {
-        const bound = request.token?.device_tag;
+        const bound = request.token?.device_tag ?? undefined;
+        if (request.query.include === 'status') return deviceOverviews(ctx.db, bound);
         return (await devices.list()).filter((device) => !bound || device.tag === bound);
       },
     );

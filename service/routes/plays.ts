@@ -28,7 +28,14 @@ const listQuery = z.object({
     .min(1, 'must be at least 1')
     .max(PLAYS_LIST_MAX, `must be at most ${PLAYS_LIST_MAX}`)
     .default(PLAYS_LIST_DEFAULT),
+  /** csv or json whatever the Accept header says (a link in a page cannot set headers). */
+  format: z.enum(['json', 'csv']).optional(),
 });
+
+/** The CSV's file name: the device and the days it covers (no colons, which some systems refuse). */
+export function playsFilename(tag: string, from: Date, to: Date): string {
+  return `plays-${tag}-${from.toISOString().slice(0, 10)}-to-${to.toISOString().slice(0, 10)}.csv`;
+}
 
 const CSV_COLUMNS = [
   'id',
@@ -123,7 +130,7 @@ export function playRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['plays'],
           summary:
-            'Lists what the device played between from and to, oldest first; CSV with accept: text/csv',
+            'Lists what the device played between from and to, oldest first; CSV (a download) with format=csv or accept: text/csv',
           params: tagParams,
           querystring: listQuery,
           // The CSV is a string: named here so that the route's type and description allow it.
@@ -142,9 +149,13 @@ export function playRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         }
         if (!(await devices.findByTag(tag))) throw deviceNotFound(tag);
         const found = await plays.list(tag, from, to, request.query.limit);
-        if (!wantsCsv(request)) return found;
+        const { format } = request.query;
+        if (format === 'json' || (format === undefined && !wantsCsv(request))) return found;
         // A string of a type other than JSON is sent as it is, past the route's JSON serializer.
-        return reply.type('text/csv; charset=utf-8').send(playsCsv(found));
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${playsFilename(tag, from, to)}"`)
+          .send(playsCsv(found));
       },
     );
   };

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '../../src/shared/api-error';
+import { userSchema } from '../../src/shared/user';
+import { signInWithCode } from '../actions/sign-in-codes';
 import { sessionOf, signIn, signOut } from '../actions/users';
 import type { ServiceContext } from '../context';
 import { SESSION_EXPIRED_MESSAGE } from '../http/auth-hook';
@@ -16,17 +18,17 @@ const LIMITED_KEYS = 10_000;
 
 /** One answer for an unknown login and a wrong password: it does not tell which logins exist. */
 const WRONG = 'wrong login or password';
+const WRONG_CODE =
+  'this sign-in code is unknown, used or expired (a code works once, within 15 minutes): ask for a new link';
 
-const userSchema = z.object({
-  id: z.string(),
-  login: z.string(),
-  role: z.enum(['admin', 'viewer']),
-});
-
-const signInSchema = z.strictObject({
-  login: z.string().min(1).max(200),
-  password: z.string().min(1).max(1024),
-});
+const signInSchema = z.union([
+  z.strictObject({
+    login: z.string().min(1).max(200),
+    password: z.string().min(1).max(1024),
+  }),
+  // A one-time code from a sign-in link (actions/sign-in-codes.ts).
+  z.strictObject({ code: z.string().min(1).max(200) }),
+]);
 
 export function sessionRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const byAddress = new KeyedLimiter(SIGN_IN_ADDRESS_RATE, LIMITED_KEYS);
@@ -39,20 +41,28 @@ export function sessionRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['session'],
           summary:
-            'Signs a user in: sets the httpOnly, SameSite=Strict session cookie `wb_session` (docs/api/users.md)',
+            'Signs a user in by login and password, or by the one-time code of a sign-in link: sets the httpOnly, SameSite=Strict session cookie `wb_session` (docs/api/users.md)',
           body: signInSchema,
           response: { 200: userSchema, 429: apiErrorSchema },
         },
       },
       async (request, reply) => {
-        const loginKey = request.body.login.toLowerCase();
-        const wait = Math.max(byAddress.blockedFor(request.ip), byLogin.blockedFor(loginKey));
+        const { body } = request;
+        // A code names no login: it counts against the address alone.
+        const loginKey = 'login' in body ? body.login.toLowerCase() : null;
+        const wait = Math.max(
+          byAddress.blockedFor(request.ip),
+          loginKey === null ? 0 : byLogin.blockedFor(loginKey),
+        );
         if (wait > 0) throw new RateLimited(wait, `too many failed sign-ins; try again in ${wait} s`);
-        const signedIn = await signIn(ctx, request.body.login, request.body.password);
+        const signedIn =
+          'code' in body
+            ? await signInWithCode(ctx, body.code)
+            : await signIn(ctx, body.login, body.password);
         if (!signedIn) {
           byAddress.spend(request.ip);
-          byLogin.spend(loginKey);
-          throw new HttpError(401, 'unauthorized', WRONG);
+          if (loginKey !== null) byLogin.spend(loginKey);
+          throw new HttpError(401, 'unauthorized', loginKey === null ? WRONG_CODE : WRONG);
         }
         setSessionCookie(request, reply, signedIn.secret, signedIn.maxAgeSeconds);
         return signedIn.user;

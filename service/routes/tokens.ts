@@ -49,6 +49,7 @@ export function tokenRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         if (deviceTag !== undefined && !(await devices.findByTag(deviceTag))) throw unknownDevice(deviceTag);
         const secret = newSecret();
         const token = await tokens.create({ scope, name, deviceTag, secretHash: hashSecret(secret) });
+        ctx.notices.changed('tokens', token.id);
         return reply.status(201).send({ ...publicToken(token), token: secret });
       },
     );
@@ -67,6 +68,7 @@ export function tokenRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         if (!(await tokens.delete(request.params.id))) throw notFound(`token ${request.params.id}`);
         ctx.auth.forget(request.params.id);
+        ctx.notices.changed('tokens', request.params.id);
         return reply.status(204).send(null);
       },
     );

@@ -163,9 +163,9 @@ export class ScriptRunner {
       error,
     };
     // Null: deleted while it ran. The caller still gets what happened.
-    return (
-      (await scripts.addRun(record)) ?? { ...record, id: newId('run'), started_at: startedAt.toISOString() }
-    );
+    const stored = await scripts.addRun(record);
+    if (stored) ctx.notices.changed('scripts', script.id);
+    return stored ?? { ...record, id: newId('run'), started_at: startedAt.toISOString() };
   }
 
   /** Writes the result as the flow's metrics; why it was refused, or null. */

@@ -207,6 +207,7 @@ export class DeviceAgent implements BridgeHost {
     if (this.stopped) return;
     const { deps } = this;
     const device = { tag: credential.tag, name: this.config.name };
+    deps.media.useService({ server: credential.server, token: credential.token });
     // Pairing may have given another tag: the state kept for the old one is not this device's.
     const current = this.state.get();
     this.state.set(current.device.tag === device.tag ? { ...current, setup: null } : emptyState(device));

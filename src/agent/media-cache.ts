@@ -1,5 +1,13 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import {
+  cacheNameOf,
+  checkUrl,
+  describe,
+  isLibraryUrl,
+  isNameOf,
+  mediaRequest,
+  type MediaService,
+} from './media-urls';
 import type { CacheFiles, Clock, Fetch, KeyValueStore, Logger, TimerHandle } from './ports';
 
 const INDEX_KEY = 'media-index';
@@ -51,6 +59,7 @@ export class MediaCache {
   private evicting: Promise<unknown> = Promise.resolve();
   private dirty = false;
   private persistedAt = -Infinity;
+  private service: MediaService | null = null;
 
   constructor(private readonly deps: MediaCacheDeps) {}
 
@@ -88,9 +97,18 @@ export class MediaCache {
     await this.persist();
   }
 
-  /** The cache file name of a URL: 32 hex digits of its sha256, then its extension if it has a plain one. */
+  /**
+   * The cache file name of a URL: 32 hex digits of its sha256, then its extension if it has a
+   * plain one; a library medium's file has the extension of the type it was served as.
+   */
   nameOf(url: string): string {
-    return createHash('sha256').update(url).digest('hex').slice(0, 32) + extensionOf(url);
+    if (isLibraryUrl(url)) for (const [name, entry] of this.index) if (entry.url === url) return name;
+    return cacheNameOf(url);
+  }
+
+  /** The service library media are fetched from, with the token sent to it alone; null: none yet. */
+  useService(service: MediaService | null): void {
+    this.service = service;
   }
 
   has(url: string): boolean {
@@ -183,15 +201,17 @@ export class MediaCache {
     const stalled = new Error(
       `download of ${where} stalled: nothing received for ${STALL_TIMEOUT_MS / 1000} s`,
     );
+    const request = mediaRequest(url, this.service);
     const timer = watchdog(this.deps.clock, STALL_TIMEOUT_MS, () => controller.abort(stalled));
     let temp: { path: string; bytes: number };
+    let saved = name;
     try {
       let response: Response;
       try {
-        response = await this.deps.fetch(url, {
+        response = await this.deps.fetch(request.href, {
           signal: controller.signal,
           // The length check below needs the bytes as sent; compressed answers are still accepted.
-          headers: { 'accept-encoding': 'identity' },
+          headers: { ...request.headers, 'accept-encoding': 'identity' },
         });
       } catch (error) {
         throw controller.signal.aborted
@@ -205,6 +225,7 @@ export class MediaCache {
         );
       }
       if (response.body === null) throw new Error(`download of ${where} failed: the answer has no body`);
+      if (isLibraryUrl(url)) saved = cacheNameOf(url, response.headers.get('content-type'));
       timer.rearm();
       const total = expectedLength(response);
       log.info(`media cache: downloading ${where}${total === null ? '' : ` (${total} bytes)`}`);
@@ -231,21 +252,21 @@ export class MediaCache {
       timer.stop();
     }
     try {
-      await files.commit(temp.path, name);
+      await files.commit(temp.path, saved);
     } catch (error) {
       await files.remove(temp.path).catch(() => undefined);
       throw error;
     }
-    this.index.set(name, { url, bytes: temp.bytes, last_used: this.deps.clock.now() });
+    this.index.set(saved, { url, bytes: temp.bytes, last_used: this.deps.clock.now() });
     this.dirty = true;
-    log.info(`media cache: saved ${where} as ${name} (${temp.bytes} bytes)`);
+    log.info(`media cache: saved ${where} as ${saved} (${temp.bytes} bytes)`);
     try {
       await this.evict(new Set([url]));
     } catch (error) {
       // The file is in place and indexed in memory: the next write of the index will record it.
       log.warn(`media cache: cannot save the index: ${messageOf(error)}`);
     }
-    return name;
+    return saved;
   }
 
   /** Progress to every listener per chunk, and to the log at most once per quarter of the file. */
@@ -303,7 +324,7 @@ export class MediaCache {
     }
     for (const [name, value] of Object.entries(raw)) {
       const parsed = entrySchema.safeParse(value);
-      if (parsed.success && this.nameOf(parsed.data.url) === name) {
+      if (parsed.success && isNameOf(name, parsed.data.url)) {
         entries.set(name, parsed.data);
       } else {
         invalid += 1;
@@ -323,39 +344,6 @@ function watchdog(clock: Clock, ms: number, onStall: () => void): { rearm(): voi
   };
   rearm();
   return { rearm, stop };
-}
-
-function checkUrl(url: string): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new Error(`media URL is not a valid URL: "${url}"`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new Error(`media URL must be http or https, not ${parsed.protocol}`);
-  }
-}
-
-function extensionOf(url: string): string {
-  let path: string;
-  try {
-    path = new URL(url).pathname;
-  } catch {
-    return '';
-  }
-  const extension = /\.([A-Za-z0-9]{1,5})$/.exec(path)?.[1];
-  return extension === undefined ? '' : `.${extension.toLowerCase()}`;
-}
-
-/** The URL without query or fragment, for logs and errors: signed media URLs carry secrets there. */
-function describe(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return url.slice(0, 100);
-  }
 }
 
 /** The size promised by content-length, when it describes the bytes fetch hands over. */

@@ -45,6 +45,7 @@ beforeEach(() => {
   const media: MediaStore = {
     load: async () => undefined,
     flush: async () => undefined,
+    useService: () => undefined,
     usage: () => ({ bytes: 0, items: cached.size }),
     has: (url) => cached.has(url),
     nameOf: (url) => `${url.split('/').pop()}`,

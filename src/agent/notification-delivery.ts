@@ -1,5 +1,6 @@
 import type { BridgeMessage, NotificationSound } from '../shared/bridge';
 import type { Notification } from '../shared/notification';
+import { isMediaUrl } from './media-urls';
 import type { Clock, Logger, MediaStore } from './ports';
 
 /** How long a notification waits for its sound to be cached before it is shown with the chime. */
@@ -37,7 +38,7 @@ export class NotificationDelivery {
   private async soundOf(soundUrl: string | null): Promise<NotificationSound> {
     if (soundUrl === null) return null;
     if (soundUrl === 'default') return { kind: 'default' };
-    if (!/^https?:\/\//.test(soundUrl)) {
+    if (!isMediaUrl(soundUrl)) {
       this.deps.log.warn(`sound ${soundUrl} is not a URL; the notification plays the default sound`);
       return { kind: 'default' };
     }

@@ -2,6 +2,7 @@ import type { BoardExport } from '../shared/board-export';
 import type { PlayerState } from '../shared/bridge';
 import type { MetricsData } from '../shared/metrics';
 import type { Playlist } from '../shared/playlist';
+import { isMediaUrl } from './media-urls';
 
 export function emptyState(device: { tag: string; name: string }): PlayerState {
   return { device, online: false, stale: true, last_sync: null, playlist: null, boards: {}, media: {} };
@@ -53,5 +54,5 @@ export function mediaUrlsOf(state: Pick<PlayerState, 'playlist' | 'boards'>): st
     if (board.background_url) urls.add(board.background_url);
     for (const url of widgetMedia(board)) urls.add(url);
   }
-  return [...urls].filter((url) => /^https?:\/\//.test(url));
+  return [...urls].filter(isMediaUrl);
 }

@@ -1,4 +1,5 @@
 import type { HelloAck, RealtimeEvent } from '../shared/events';
+import type { MediaService } from './media-urls';
 
 /** Every edge of the agent, injected: real ones in node-edges.ts, fakes in the tests. */
 
@@ -117,4 +118,9 @@ export interface MediaStore {
   usage(): { bytes: number; items: number };
   /** Writes what is only in memory (last use times) before the process ends. */
   flush(): Promise<void>;
+  /**
+   * The service whose library media (`/media/<id>/content`) it fetches, with the screen's token,
+   * sent to that service's origin alone (media-urls.ts); null while there is none.
+   */
+  useService(service: MediaService | null): void;
 }

@@ -2,10 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createDevice, updateDevice } from '../../service/actions/devices';
+import { createSignInCode, signInLink } from '../../service/actions/sign-in-codes';
+import { createUser, listUsers } from '../../service/actions/users';
 import { buildApp } from '../../service/app';
 import { ensureToken } from '../../service/bootstrap';
 import type { ServiceContext } from '../../service/context';
+import type { Database } from '../../service/db/database';
 import { openStore } from '../../service/db/open';
+import { generatePassword } from '../../service/domain/passwords';
 import { stopService } from '../../service/graceful-exit';
 import { DeviceRepository } from '../../service/repositories/devices';
 import { PlaylistRepository } from '../../service/repositories/playlists';
@@ -23,6 +27,8 @@ export interface EmbeddedService {
   url: string;
   /** A full-scope token of this service, kept in <dataDir>/admin-token (mode 0600). */
   token: string;
+  /** A one-time link that signs the demo admin in to the console (15 minutes), when there is an admin. */
+  consoleLink?: string;
   close(): Promise<void>;
 }
 
@@ -38,6 +44,23 @@ async function adminToken(dataDir: string): Promise<string> {
     await handle.close();
   }
   return token;
+}
+
+/** The console's demo admin, made when the store has no user at all. */
+export const DEMO_LOGIN = 'demo';
+
+/**
+ * The admin the console link signs in: `demo`, made with a random password nobody ever sees
+ * when the store has no user yet (the link is the way in), else the first admin there is.
+ */
+async function consoleAdmin(db: Database): Promise<string | null> {
+  let users = await listUsers(db);
+  if (users.length === 0) {
+    await createUser(db, { login: DEMO_LOGIN, password: generatePassword(), role: 'admin' });
+    users = await listUsers(db);
+  }
+  const admins = users.filter((user) => user.role === 'admin');
+  return (admins.find((user) => user.login === DEMO_LOGIN) ?? admins[0])?.login ?? null;
 }
 
 /**
@@ -75,7 +98,11 @@ export async function startEmbeddedService(options: {
   const db = await openStore({ dataDir: join(dataDir, 'store') });
   try {
     await ensureToken(db, token, 'full', 'npm start');
-    const app = await buildApp({ db, logger: { level: 'error' } });
+    const app = await buildApp({
+      db,
+      logger: { level: 'error' },
+      config: { mediaDir: join(dataDir, 'store', 'media') },
+    });
     const seeder = options.seeder === undefined ? seedDemo : options.seeder;
     if (seeder) await seeder(app.wallboard, { deviceTag });
     const playlist = await showDemoOnDevice(app.wallboard, deviceTag);
@@ -84,9 +111,12 @@ export async function startEmbeddedService(options: {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     const url = `http://127.0.0.1:${port}`;
+    const admin = await consoleAdmin(db);
+    const code = admin ? await createSignInCode(db, admin, new Date()) : null;
     return {
       url,
       token,
+      ...(code ? { consoleLink: signInLink(url, code) } : {}),
       close: () => stopService(app, db),
     };
   } catch (error) {

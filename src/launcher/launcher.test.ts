@@ -83,6 +83,11 @@ describe('npm start without an Electron runtime', () => {
       expect(said[0]).toMatch(
         /^No service configured: the embedded one with the demo content runs at http:\/\/127\.0\.0\.1:\d+$/,
       );
+      // A one-time link that signs the demo admin in to the console, the code in the fragment.
+      const port = /:(\d+)$/.exec(said[0] ?? '')?.[1];
+      expect(said[1]).toMatch(
+        new RegExp(`^Console: http://127\\.0\\.0\\.1:${port}/console/sign-in#code=wbc_[\\w-]{43}$`),
+      );
       expect(said.at(-1)).toBe(
         `Wallboard web player for "screen-0123456789ab" at ${running.url} (not opened: no display)`,
       );

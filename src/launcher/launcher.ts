@@ -20,8 +20,9 @@ export const LAUNCH_HELP = `Usage: npm start -- [options]
 
 Runs the Wallboard kiosk: the Electron app where an Electron runtime exists, else the web player
 in Chromium's kiosk mode (or at a printed address). With no service configured, an embedded
-service with the demo content runs beside it. With a service but no token, the screen shows a
-pairing code to claim in that service's console; the token it gets is kept for the next start.
+service with the demo content runs beside it, and a one-time link (15 minutes) that signs its
+admin in to the console is printed. With a service but no token, the screen shows a pairing code
+to claim in that service's console; the token it gets is kept for the next start.
 
 Options:
 ${agentFlagHelp({ server: 'none: the embedded demo service', token: 'none: the screen pairs by a code' })}
@@ -115,6 +116,8 @@ export async function runLauncher(
   if (!flags.server && !fromEnv.server) {
     service = await deps.startService({ dataDir: join(dataDir, 'service'), deviceTag: tag, log: deps.log });
     deps.say(`No service configured: the embedded one with the demo content runs at ${service.url}`);
+    // Printed on every start: a code works once, within 15 minutes.
+    if (service.consoleLink) deps.say(`Console: ${service.consoleLink}`);
   }
   const stopService = async () => {
     await service?.close();

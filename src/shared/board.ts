@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { colorSchema, fontSizeSchema, idSchema, timestampSchema, webUrlSchema } from './common';
+import { colorSchema, fontSizeSchema, idSchema, timestampSchema } from './common';
 import { textSchema } from './limits';
+import { mediaUrlSchema } from './media';
 import { themeSchema } from './theme';
 
 const gridCount = z
@@ -33,7 +34,7 @@ const boardFields = {
   /** "normal" means the theme's own font. */
   font_family: textSchema.trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
   background_color: colorSchema.nullable(),
-  background_url: webUrlSchema.nullable(),
+  background_url: mediaUrlSchema.nullable(),
   widget_color: colorSchema.nullable(),
   widget_title_color: colorSchema.nullable(),
   widget_title_size: fontSizeSchema,

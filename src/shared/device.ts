@@ -75,3 +75,19 @@ export const heartbeatSchema = z.strictObject({
     .default(() => []),
 });
 export type Heartbeat = z.infer<typeof heartbeatSchema>;
+
+/**
+ * A screen's summary for the console's list (GET /devices/overview): the device, and from its last
+ * heartbeat what it shows, its version, display and how many failures it reported, with the time
+ * of its newest screenshot and the name of its playlist.
+ */
+export const deviceOverviewSchema = z.object({
+  ...deviceSchema.shape,
+  playlist_name: z.string().nullable(),
+  showing: z.string().nullable(),
+  app_version: z.string().nullable(),
+  display: displaySchema.nullable(),
+  failures: z.int().min(0),
+  screenshot_taken_at: timestampSchema.nullable(),
+});
+export type DeviceOverview = z.infer<typeof deviceOverviewSchema>;

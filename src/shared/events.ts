@@ -3,6 +3,7 @@ import { commandSchema } from './command';
 import { idSchema, tagSchema } from './common';
 import { metricsDataSchema } from './metrics';
 import { notificationSchema } from './notification';
+import type { OperatorNotice, WatchAck } from './notices';
 
 /**
  * What the service pushes over socket.io. Every event carries a per-service increasing `id`, so
@@ -49,8 +50,12 @@ export type HelloAck = z.infer<typeof helloAckSchema>;
 
 export interface ServerToClientEvents {
   event: (event: RealtimeEvent) => void;
+  /** To a console that said `watch` (src/shared/notices.ts); never to a device. */
+  notice: (notice: OperatorNotice) => void;
 }
 
 export interface ClientToServerEvents {
   hello: (hello: Hello, ack: (answer: HelloAck) => void) => void;
+  /** A console, instead of `hello`: hear a notice of every change (docs/api.md). */
+  watch: (ack: (answer: WatchAck) => void) => void;
 }

@@ -28,6 +28,12 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+/** The extension of a content type (parameters aside), for a file named by us; '' for unknown ones. */
+export function extensionOfType(contentType: string): string {
+  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  return Object.keys(TYPES).find((extension) => TYPES[extension]?.split(';')[0] === type) ?? '';
+}
+
 /** The content type of a file by its extension, for the players' own file servers. */
 export function contentTypeOf(path: string): string {
   const dot = path.lastIndexOf('.');

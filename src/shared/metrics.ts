@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { colorSchema, iconNameSchema, webUrlSchema } from './common';
 import { storableJson, UNIX_SECONDS_MAX } from './limits';
+import { mediaUrlSchema } from './media';
 import type { Variant } from './variants';
 
 /**
@@ -142,12 +143,12 @@ const schemas = {
     ),
   }),
   text: metrics({ text: z.string().max(10000), alignment: z.enum(['left', 'center', 'right']).optional() }),
-  image: metrics({ url: webUrlSchema, mode: z.enum(['fit', 'fill', 'stretch', 'center']).optional() }),
+  image: metrics({ url: mediaUrlSchema, mode: z.enum(['fit', 'fill', 'stretch', 'center']).optional() }),
   video: metrics({
-    mp4: webUrlSchema.optional(),
-    webm: webUrlSchema.optional(),
-    ogg: webUrlSchema.optional(),
-    poster: webUrlSchema.optional(),
+    mp4: mediaUrlSchema.optional(),
+    webm: mediaUrlSchema.optional(),
+    ogg: mediaUrlSchema.optional(),
+    poster: mediaUrlSchema.optional(),
     mode: z.enum(['fit', 'fill', 'stretch']).optional(),
     muted: z.boolean().optional(),
   }).refine((v) => v.mp4 ?? v.webm ?? v.ogg, {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { httpsUrlSchema, iconNameSchema, idSchema, timestampSchema } from './common';
 import { textSchema } from './limits';
+import { libraryMediaId } from './media';
 
 export const NOTIFICATION_TEXT_MAX = 255;
 export const NOTIFICATION_DEFAULT_DURATION = 10;
@@ -15,11 +16,14 @@ export const notificationDurationSchema = z
   .min(1, 'must be at least 1 second')
   .max(86400, 'must be at most 86400 seconds');
 
-/** `default` plays the sound bundled with the client; anything else is fetched over https. */
+/**
+ * `default` plays the sound bundled with the client; a library medium (`/media/<id>/content`) is
+ * fetched from the service; anything else over https.
+ */
 export const soundUrlSchema = textSchema.refine(
-  (value) => value === 'default' || httpsUrlSchema.safeParse(value).success,
+  (value) => value === 'default' || libraryMediaId(value) !== null || httpsUrlSchema.safeParse(value).success,
   {
-    message: 'must be "default" or an https URL',
+    message: 'must be "default", an https URL or a library medium "/media/<id>/content"',
   },
 );
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idSchema, tagSchema, timestampSchema, webUrlSchema } from './common';
+import { idSchema, tagSchema, timestampSchema } from './common';
+import { mediaUrlSchema } from './media';
 
 /**
  * Proof of play: one record per turn of a playlist item on screen. The renderer reports each
@@ -14,8 +15,8 @@ const playFields = {
   type: z.enum(['board', 'image', 'video']),
   /** The board shown; null for an image or a video. */
   board_id: idSchema.nullable(),
-  /** The image or video shown (its remote URL); null for a board. */
-  url: webUrlSchema.nullable(),
+  /** The image or video shown (its remote URL, or a library medium's); null for a board. */
+  url: mediaUrlSchema.nullable(),
   /** The board's channel whose data and notifications were shown; null for media. */
   channel_id: idSchema.nullable(),
   started_at: timestampSchema,

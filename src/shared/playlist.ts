@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { idSchema, timestampSchema, webUrlSchema } from './common';
+import { idSchema, timestampSchema } from './common';
 import { textSchema } from './limits';
+import { mediaUrlSchema } from './media';
 
 /** Seconds an item stays on screen. */
 const itemDuration = z
@@ -18,7 +19,7 @@ const boardItem = z.strictObject({
 
 const imageItem = z.strictObject({
   type: z.literal('image'),
-  url: webUrlSchema,
+  url: mediaUrlSchema,
   /** fit: whole image, letterboxed; cover: fills the screen, cropped. */
   fit: z.enum(['fit', 'cover']).default('fit'),
   duration: itemDuration,
@@ -26,7 +27,7 @@ const imageItem = z.strictObject({
 
 const videoItem = z.strictObject({
   type: z.literal('video'),
-  url: webUrlSchema,
+  url: mediaUrlSchema,
   muted: z.boolean().default(true),
   /** Null plays the video to its end. */
   duration: itemDuration.nullable().default(null),

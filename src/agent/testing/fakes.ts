@@ -191,6 +191,7 @@ export const noMedia: MediaStore = {
   nameOf: () => 'x',
   usage: () => ({ bytes: 0, items: 0 }),
   flush: async () => undefined,
+  useService: () => undefined,
 };
 
 /** The configuration of the screen "lobby" of the agent tests. */

@@ -1,0 +1,71 @@
+import type { IconDefinition } from '@fortawesome/fontawesome-common-types';
+import {
+  faBell,
+  faCode,
+  faDiagramProject,
+  faImages,
+  faKey,
+  faListOl,
+  faTv,
+  faUsers,
+} from '@fortawesome/free-solid-svg-icons';
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+export interface Page {
+  /** The path under /console/ (react-router syntax). */
+  path: string;
+  component: LazyExoticComponent<ComponentType>;
+  /** Pages of the navigation have a label and an icon; the others are reached from them. */
+  nav?: { label: string; icon: IconDefinition };
+}
+
+/** Every page of the console, each loaded on demand so the first bundle stays small. */
+export const PAGES: readonly Page[] = [
+  {
+    path: 'screens',
+    component: lazy(() => import('./pages/screens-page')),
+    nav: { label: 'Screens', icon: faTv },
+  },
+  { path: 'screens/:tag', component: lazy(() => import('./pages/screen-page')) },
+  {
+    path: 'playlists',
+    component: lazy(() => import('./pages/playlists-page')),
+    nav: { label: 'Playlists', icon: faListOl },
+  },
+  { path: 'playlists/:id', component: lazy(() => import('./pages/playlist-page')) },
+  {
+    path: 'media',
+    component: lazy(() => import('./pages/media-page')),
+    nav: { label: 'Media', icon: faImages },
+  },
+  {
+    path: 'notifications',
+    component: lazy(() => import('./pages/notifications-page')),
+    nav: { label: 'Notifications', icon: faBell },
+  },
+  {
+    path: 'flows',
+    component: lazy(() => import('./pages/flows-page')),
+    nav: { label: 'Flows', icon: faDiagramProject },
+  },
+  { path: 'flows/:id', component: lazy(() => import('./pages/flows/flow-page')) },
+  {
+    path: 'scripts',
+    component: lazy(() => import('./pages/scripts-page')),
+    nav: { label: 'Scripts', icon: faCode },
+  },
+  { path: 'scripts/:id', component: lazy(() => import('./pages/script-page')) },
+  {
+    path: 'tokens',
+    component: lazy(() => import('./pages/tokens-page')),
+    nav: { label: 'Tokens', icon: faKey },
+  },
+  {
+    path: 'users',
+    component: lazy(() => import('./pages/users-page')),
+    nav: { label: 'Users', icon: faUsers },
+  },
+];
+
+/** Where `/console/` (and `/`) leads. */
+export const HOME = 'screens';

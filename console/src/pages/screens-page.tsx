@@ -1,0 +1,120 @@
+import { faMagnifyingGlass } from '@fortawesome/free-solid-svg-icons';
+import { Group, Loader, SegmentedControl, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useDeferredValue, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import type { DeviceOverview } from '../../../src/shared/device';
+import { ErrorAlert } from '../ui/error-panel';
+import { FaIcon } from '../ui/fa-icon';
+import { PageHeader } from '../ui/page-header';
+import { WriteButton } from '../ui/write-button';
+import { PairModal } from './screens/pair-modal';
+import { useOverview } from './screens/queries';
+import { ScreenTable } from './screens/screen-table';
+
+const STATES = ['all', 'online', 'offline'] as const;
+type State = (typeof STATES)[number];
+const isState = (value: string | null): value is State => STATES.includes(value as State);
+
+const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+const plural = (count: number) => `${count} screen${count === 1 ? '' : 's'}`;
+
+/** What a search looks in: the name, tag, description, playlist and what the screen shows. */
+const searchTextOf = (screen: DeviceOverview) =>
+  [screen.name, screen.tag, screen.description, screen.playlist_name ?? '', screen.showing ?? '']
+    .join('\n')
+    .toLowerCase();
+
+export default function ScreensPage() {
+  const overview = useOverview();
+  const [opened, { open, close }] = useDisclosure();
+  // The search and the filter are in the address: back from a screen's page finds them as they were.
+  const [params, setParams] = useSearchParams();
+  const search = params.get('q') ?? '';
+  const stateParam = params.get('state');
+  const state: State = isState(stateParam) ? stateParam : 'all';
+  const deferredSearch = useDeferredValue(search);
+  const setParam = (name: string, value: string, byDefault: string) =>
+    setParams(
+      (previous) => {
+        const next = new URLSearchParams(previous);
+        if (value === byDefault) next.delete(name);
+        else next.set(name, value);
+        return next;
+      },
+      { replace: true },
+    );
+
+  // By name as people read them ("Wall 2" before "Wall 10"), the tag for those without one; each
+  // with its text to search, lowered once rather than at every keystroke.
+  const screens = useMemo(
+    () =>
+      overview.data
+        ?.map((screen) => ({ screen, text: searchTextOf(screen) }))
+        .sort((a, b) => byName.compare(a.screen.name || a.screen.tag, b.screen.name || b.screen.tag)),
+    [overview.data],
+  );
+  const counts = useMemo(() => {
+    const online = screens?.filter(({ screen }) => screen.online).length ?? 0;
+    return { all: screens?.length ?? 0, online, offline: (screens?.length ?? 0) - online };
+  }, [screens]);
+  const shown = useMemo(() => {
+    const words = deferredSearch.toLowerCase().split(/\s+/).filter(Boolean);
+    return (screens ?? [])
+      .filter(
+        ({ screen, text }) =>
+          (state === 'all' || screen.online === (state === 'online')) &&
+          words.every((word) => text.includes(word)),
+      )
+      .map(({ screen }) => screen);
+  }, [screens, deferredSearch, state]);
+
+  return (
+    <>
+      <PageHeader
+        title="Screens"
+        description="Every screen, what it shows and how it is doing."
+        actions={<WriteButton onClick={open}>Pair a screen</WriteButton>}
+      />
+      <Group mb="md" gap="sm" align="flex-end">
+        <TextInput
+          label="Search"
+          placeholder="Name, tag, description, what it shows"
+          leftSection={<FaIcon icon={faMagnifyingGlass} />}
+          value={search}
+          onChange={(event) => setParam('q', event.currentTarget.value, '')}
+          type="search"
+          style={{ flex: '1 1 16rem' }}
+        />
+        <div>
+          <VisuallyHidden id="state-filter">Show screens</VisuallyHidden>
+          <SegmentedControl
+            aria-labelledby="state-filter"
+            value={state}
+            onChange={(value) => setParam('state', value, 'all')}
+            data={[
+              { value: 'all', label: `All (${counts.all})` },
+              { value: 'online', label: `Online (${counts.online})` },
+              { value: 'offline', label: `Offline (${counts.offline})` },
+            ]}
+          />
+        </div>
+      </Group>
+      {overview.error && <ErrorAlert error={overview.error} title="The screens could not be listed" />}
+      {overview.isPending && <Loader aria-label="Loading the screens" />}
+      {screens && screens.length > 0 && (
+        <>
+          <Text size="sm" c="dimmed" mb="xs" role="status">
+            {shown.length === screens.length
+              ? plural(screens.length)
+              : `${shown.length} of ${plural(screens.length)}`}
+          </Text>
+          <ScreenTable screens={shown} total={screens.length} />
+        </>
+      )}
+      {screens?.length === 0 && <Text c="dimmed">No screens yet: pair one by the code it shows.</Text>}
+      {screens && screens.length > 0 && shown.length === 0 && <Text c="dimmed">No screen matches.</Text>}
+      <PairModal opened={opened} onClose={close} />
+    </>
+  );
+}

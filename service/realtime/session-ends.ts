@@ -1,0 +1,20 @@
+/** A session signed out, or every session of a user (deleted, or its password changed). */
+export type SessionEnd = { sessionId: string } | { userId: string };
+
+/**
+ * Says when sessions end by an act of this service, so that the consoles' sockets signed in by
+ * them are cut at once (realtime/operators.ts), as a deleted token's are. A session that expires
+ * is refused at its socket's next connection or watch.
+ */
+export class SessionEnds {
+  private readonly listeners = new Set<(end: SessionEnd) => void>();
+
+  listen(listener: (end: SessionEnd) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  ended(end: SessionEnd): void {
+    for (const listener of this.listeners) listener(end);
+  }
+}

@@ -1,0 +1,149 @@
+import { sql, type Selectable } from 'kysely';
+import type { BoardSettings } from '../../src/shared/board';
+import {
+  libraryMediaId,
+  libraryUrlOf,
+  type Media,
+  type MediaKind,
+  type MediaUsage,
+} from '../../src/shared/media';
+import type { PlaylistItem } from '../../src/shared/playlist';
+import type { Queryable } from '../db/database';
+import { fromJson } from '../db/dialect';
+import type { MediaTable } from '../db/schema';
+import { isoRequired } from './rows';
+
+export interface NewMedia {
+  id: string;
+  name: string;
+  content_type: string;
+  kind: MediaKind;
+  bytes: number;
+  sha256: string;
+}
+
+/** A medium as stored, without where it is used. */
+export type StoredMedia = Omit<Media, 'used_by'>;
+
+function fromRow(row: Selectable<MediaTable>): StoredMedia {
+  return {
+    id: row.id,
+    name: row.name,
+    content_type: row.content_type,
+    kind: row.kind,
+    bytes: Number(row.bytes),
+    sha256: row.sha256,
+    url: libraryUrlOf(row.id),
+    created_at: isoRequired(row.created_at),
+  };
+}
+
+/** The library media a playlist's items name. */
+function mediaOfItems(items: readonly PlaylistItem[]): Set<string> {
+  const ids = new Set<string>();
+  for (const item of items) {
+    const id = item.type === 'board' ? null : libraryMediaId(item.url);
+    if (id) ids.add(id);
+  }
+  return ids;
+}
+
+/** The rows of the library; where the bytes live is service/media/'s business. */
+export class MediaRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async insert(media: NewMedia, at: Date): Promise<StoredMedia> {
+    const row = await this.db.kysely
+      .insertInto('media')
+      .values({ ...media, created_at: at.toISOString() })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return fromRow(row);
+  }
+
+  async list(): Promise<StoredMedia[]> {
+    const rows = await this.db.kysely
+      .selectFrom('media')
+      .selectAll()
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(fromRow);
+  }
+
+  async find(id: string): Promise<StoredMedia | null> {
+    const row = await this.db.kysely.selectFrom('media').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? fromRow(row) : null;
+  }
+
+  /** The ids among `ids` that name a medium. */
+  async existing(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.kysely.selectFrom('media').select('id').where('id', 'in', ids).execute();
+    return new Set(rows.map((row) => row.id));
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.kysely.deleteFrom('media').where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  /**
+   * Where each medium is used, by media id: the playlists whose image or video items name it, and
+   * the boards whose background it is. One pass over the playlists and the boards.
+   */
+  async usages(): Promise<Map<string, MediaUsage[]>> {
+    const usages = new Map<string, MediaUsage[]>();
+    const add = (id: string, usage: MediaUsage) => usages.set(id, [...(usages.get(id) ?? []), usage]);
+    const playlists = await this.db.kysely
+      .selectFrom('playlists')
+      .select(['id', 'name', 'items'])
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    for (const playlist of playlists) {
+      for (const id of mediaOfItems(fromJson<PlaylistItem[]>(playlist.items))) {
+        add(id, { type: 'playlist', id: playlist.id, name: playlist.name });
+      }
+    }
+    const boards = await this.db.kysely
+      .selectFrom('boards')
+      .select(['id', 'name', 'settings'])
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    for (const board of boards) {
+      const background = fromJson<Partial<BoardSettings>>(board.settings).background_url;
+      const id = background ? libraryMediaId(background) : null;
+      if (id) add(id, { type: 'board', id: board.id, name: board.name });
+    }
+    return usages;
+  }
+
+  async usageOf(id: string): Promise<MediaUsage[]> {
+    return (await this.usages()).get(id) ?? [];
+  }
+
+  /** The flows whose data names the medium (an image or video widget's URL). */
+  async flowsNaming(id: string): Promise<string[]> {
+    // The URL as it appears in JSON text; "_" (in ids) is escaped, being LIKE's one-character wildcard.
+    const pattern = `%${libraryUrlOf(id).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const rows = await this.db.kysely
+      .selectFrom('flows')
+      .select('id')
+      .where(sql<boolean>`cast(data as text) like ${pattern} escape '\\'`)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  /** The channels with a notification whose sound is the medium. */
+  async channelsSounding(id: string): Promise<string[]> {
+    const rows = await this.db.kysely
+      .selectFrom('notifications')
+      .select('channel_id')
+      .distinct()
+      .where('sound_url', '=', libraryUrlOf(id))
+      .execute();
+    return rows.map((row) => row.channel_id);
+  }
+}

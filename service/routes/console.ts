@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { CONSOLE_BASE, CSP_NONCE_PLACEHOLDER } from '../../src/shared/console-page';
+import { HttpError } from '../http/errors';
+
+/** The built console (`npm run build`): ../../dist/console from service/routes/ and dist/service/ alike. */
+export const CONSOLE_DIR = fileURLToPath(new URL('../../dist/console', import.meta.url));
+
+/**
+ * The console's policy: its own scripts, styles and connections only; styles written at run time
+ * carry the page's nonce (no 'unsafe-inline', no eval); it cannot be framed by another site.
+ */
+function contentSecurityPolicy(nonce: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    `style-src 'self' 'nonce-${nonce}'`,
+    "img-src 'self' data: blob:",
+    "media-src 'self' blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "manifest-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+const NOT_BUILT =
+  'the console is not built here: run `npm run build` (`npm start` and `npm run service` build it)';
+
+/**
+ * The console: its page at `/` and at every path under /console/ (its own routes, drawn in the
+ * browser), each answer with a fresh nonce; its files under /console/assets/, whose names carry a
+ * hash of their content and so are cached for good.
+ */
+export function consoleRoutes(dir: string = CONSOLE_DIR): FastifyPluginAsync {
+  return async (app) => {
+    // Registered below by @fastify/static, which knows no permissions: the files are public.
+    app.addHook('onRoute', (route) => {
+      route.config = { ...route.config, permission: 'public' };
+    });
+    await app.register(fastifyStatic, {
+      root: join(dir, 'assets'),
+      prefix: `${CONSOLE_BASE}assets/`,
+      decorateReply: false,
+      schemaHide: true,
+      immutable: true,
+      maxAge: '365d',
+      index: false,
+      // A missing folder (a service started before the console was built) is a 404, not a crash.
+      suppressWarning: true,
+    });
+
+    const page = async (_request: unknown, reply: FastifyReply) => {
+      const html = await readFile(join(dir, 'index.html'), 'utf8').catch(() => null);
+      // A service run from its sources (the tests) has no console unless it was built.
+      if (html === null) throw new HttpError(404, 'not_found', NOT_BUILT);
+      const nonce = randomBytes(16).toString('base64');
+      return reply
+        .header('content-security-policy', contentSecurityPolicy(nonce))
+        .header('x-content-type-options', 'nosniff')
+        .header('referrer-policy', 'no-referrer')
+        .header('cache-control', 'no-store')
+        .type('text/html; charset=utf-8')
+        .send(html.replaceAll(CSP_NONCE_PLACEHOLDER, nonce));
+    };
+    const options = { config: { permission: 'public' as const }, schema: { hide: true } };
+    app.get('/', options, page);
+    app.get(CONSOLE_BASE.slice(0, -1), options, page);
+    app.get(`${CONSOLE_BASE}*`, options, page);
+  };
+}

@@ -1,0 +1,79 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiErrorSchema } from '../../src/shared/api-error';
+import { idSchema } from '../../src/shared/common';
+import { userCreateSchema, userRecordSchema, userUpdateSchema } from '../../src/shared/user';
+import { addUser, changeUser, listUsers, removeUser } from '../actions/users';
+import type { ServiceContext } from '../context';
+
+const idParams = z.object({ id: idSchema });
+
+const WHO = 'Only a signed-in admin or a full token; viewers and other tokens get 403';
+
+/**
+ * The people who sign in to the console (docs/api/users.md), for admins: the same actions as the
+ * `user` commands of the CLI, plus the rule that the last admin stays.
+ */
+export function userRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/users',
+      {
+        // Everyone who may read may see who signs in (a viewer sees everything, changes nothing).
+        config: { permission: 'read' },
+        schema: {
+          tags: ['users'],
+          summary: 'Lists the users, by login (no passwords). Any token or signed-in user',
+          response: { 200: z.array(userRecordSchema) },
+        },
+      },
+      async () => listUsers(ctx.db),
+    );
+
+    app.post(
+      '/users',
+      {
+        config: { permission: 'users' },
+        schema: {
+          tags: ['users'],
+          summary: `Creates a user who signs in with this login and password. ${WHO}`,
+          body: userCreateSchema,
+          response: { 201: userRecordSchema, 409: apiErrorSchema },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await addUser(ctx, request.body)),
+    );
+
+    app.patch(
+      '/users/:id',
+      {
+        config: { permission: 'users' },
+        schema: {
+          tags: ['users'],
+          summary: `Changes a user's role or password; a new password signs the user out everywhere. The last admin cannot be made a viewer (409). ${WHO}`,
+          params: idParams,
+          body: userUpdateSchema,
+          response: { 200: userRecordSchema, 404: apiErrorSchema, 409: apiErrorSchema },
+        },
+      },
+      async (request) => changeUser(ctx, request.params.id, request.body),
+    );
+
+    app.delete(
+      '/users/:id',
+      {
+        config: { permission: 'users' },
+        schema: {
+          tags: ['users'],
+          summary: `Deletes a user and signs it out everywhere; the last admin cannot be deleted (409). ${WHO}`,
+          params: idParams,
+          response: { 204: z.null(), 404: apiErrorSchema, 409: apiErrorSchema },
+        },
+      },
+      async (request, reply) => {
+        await removeUser(ctx, request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}
