@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { ADMIN, consoleTest as test, expect, signIn } from './console-kit';
+import { ADMIN, checkPage, consoleTest as test, expect, signIn } from './console-kit';
 
 // Issue 15's walk, only through the console, against the real service and a real web player: sign
 // in; pair a new screen by the code it shows; upload an image; build a playlist of a board and
@@ -35,6 +35,9 @@ test('an operator runs a new screen from the console, from pairing to signing ou
   const code = ((await screen.getByTestId('pairing-code').textContent()) ?? '').replace(/\s/g, '');
 
   await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${stack.serviceUrl}/console/`);
+  await expect(page.getByRole('heading', { name: 'Sign in to Wallboard' })).toBeVisible();
+  await checkPage(page, 'sign-in');
   await signIn(page, stack, ADMIN);
 
   // Pair the screen by its code: the console opens its page, and it comes online.
