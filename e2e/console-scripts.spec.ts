@@ -70,9 +70,14 @@ test('an admin writes a script, saves it, runs it and reads its log', async ({ a
   await checkPage(page, 'scripts');
 });
 
-test('a viewer is told scripts are for admins and cannot create one', async ({ page, stack }) => {
+test('a viewer reads the scripts and their code, and can change or run none', async ({ page, stack }) => {
+  await stack.api('POST', '/scripts', { name: 'Weather', code: 'return { value: 1 };', interval: '5m' });
   await signIn(page, stack, VIEWER);
   await page.goto(`${stack.serviceUrl}/console/scripts`);
-  await expect(page.getByRole('alert')).toContainText('admins only');
   await expect(page.getByRole('button', { name: 'New script' })).toBeDisabled();
+  await page.getByRole('link', { name: 'Weather' }).click();
+  await expect(page.getByTestId('code-editor')).toContainText('return { value: 1 };');
+  for (const name of ['Save', 'Run now', 'Delete']) {
+    await expect(page.getByRole('button', { name })).toBeDisabled();
+  }
 });

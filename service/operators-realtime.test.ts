@@ -170,11 +170,15 @@ describe('realtime for operators', () => {
     expect(answers).toContainEqual({ ok: false, error: expect.stringMatching(/^too many watches/) });
   });
 
-  it('refuses a watch once the session has expired', async () => {
-    const client = consoleSocket(await signIn('val'));
-    await new Promise<void>((resolve) => client.once('connect', () => resolve()));
+  it('cuts the sockets of a session once it has expired, and refuses it after', async () => {
+    const cookie = await signIn('val');
+    const client = consoleSocket(cookie);
+    expect(await client.emitWithAck('watch')).toEqual({ ok: true });
+    const gone = disconnected(client);
+    // Idle past its 12 hours: the sessions' pruning ends it.
     await clock.jump(13 * 60 * 60_000);
-    expect(await client.emitWithAck('watch')).toEqual({ ok: false, error: SESSION_EXPIRED_MESSAGE });
+    expect(await gone).toBe('io server disconnect');
+    expect((await connectError(consoleSocket(cookie))).message).toBe(SESSION_EXPIRED_MESSAGE);
   });
 
   it('tells watching consoles of a device gone offline within a second of the service knowing', async () => {

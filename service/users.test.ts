@@ -127,6 +127,21 @@ describe('what a session may do', () => {
     expect(write.json().error.code).toBe('forbidden');
   });
 
+  it('lets a viewer read scripts, which readonly tokens (on kiosks) may not, and change none', async () => {
+    const cookie = await signIn('viewer');
+    expect((await request('GET', '/scripts', { cookie })).statusCode).toBe(200);
+    const readonly = await service.tokenOf('readonly');
+    const asToken = await service.call('GET', '/scripts', undefined, readonly);
+    expect(asToken.statusCode).toBe(403);
+    const write = await request('POST', '/scripts', {
+      cookie,
+      headers: CSRF,
+      body: { name: 'x', code: 'return {}', interval: '1m' },
+    });
+    expect(write.statusCode).toBe(403);
+    expect(write.json().error.message).toBe('a viewer may not POST /scripts');
+  });
+
   it('lets an admin write, as a full token, with the CSRF header from its own origin', async () => {
     const cookie = await signIn('ada@example.com');
     const headers = {

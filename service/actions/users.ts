@@ -176,9 +176,14 @@ export async function signOut(ctx: ServiceContext, secret: string): Promise<void
   ctx.sessionEnds.ended({ sessionId: session.id });
 }
 
-/** Deletes the sessions, and the sign-in codes, that are over (jobs/sessions.ts); how many sessions. */
+/**
+ * Deletes the sessions, and the sign-in codes, that are over (jobs/sessions.ts); how many
+ * sessions. Their consoles' sockets are cut, as at a sign-out.
+ */
 export async function pruneSessions(ctx: ServiceContext): Promise<number> {
   const now = ctx.clock.now();
   await new SignInCodeRepository(ctx.db).prune(now);
-  return new SessionRepository(ctx.db).prune(now, new Date(now.getTime() - SESSION_IDLE_MS));
+  const ended = await new SessionRepository(ctx.db).prune(now, new Date(now.getTime() - SESSION_IDLE_MS));
+  for (const sessionId of ended) ctx.sessionEnds.ended({ sessionId });
+  return ended.length;
 }

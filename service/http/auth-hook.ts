@@ -1,8 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { TokenScope } from '../../src/shared/token';
 import type { SessionWithUser } from '../repositories/sessions';
 import type { StoredToken } from '../repositories/tokens';
-import { grants, secretFromHeader, type Permission, type TokenAuthenticator } from './auth';
+import {
+  ROLE_GRANTS,
+  SCOPE_GRANTS,
+  secretFromHeader,
+  type Permission,
+  type TokenAuthenticator,
+} from './auth';
 import { HttpError } from './errors';
 import { checkCsrf, sessionSecret } from './session-cookie';
 
@@ -19,9 +24,6 @@ declare module 'fastify' {
     session: SessionWithUser | null;
   }
 }
-
-/** What a signed-in user acts as: an admin as a `full` token, a viewer as a `readonly` one. */
-const ROLE_SCOPES: Record<SessionWithUser['role'], TokenScope> = { admin: 'full', viewer: 'readonly' };
 
 /** The live session of a cookie's secret, or null (actions/users.ts). */
 export type SessionLookup = (secret: string) => Promise<SessionWithUser | null>;
@@ -44,14 +46,19 @@ export function installAuth(app: FastifyInstance, auth: TokenAuthenticator, sess
       const session = await sessions(cookie);
       if (!session) throw new HttpError(401, 'unauthorized', SESSION_EXPIRED_MESSAGE);
       checkCsrf(request);
-      authorize(request, ROLE_SCOPES[session.role], `a ${session.role}`);
+      authorize(request, ROLE_GRANTS[session.role], session.role === 'admin', `a ${session.role}`);
       request.session = session;
       return;
     }
     // Too many unknown tokens from this address: AuthRateLimited, answered 429 by http/errors.ts.
     const token = await auth.authenticate(secret, request.ip);
     if (!token) throw new HttpError(401, 'unauthorized', UNAUTHORIZED_MESSAGE);
-    authorize(request, token.scope, `a token of scope "${token.scope}"`);
+    authorize(
+      request,
+      SCOPE_GRANTS[token.scope],
+      token.scope === 'full',
+      `a token of scope "${token.scope}"`,
+    );
     request.token = token;
   });
 }
@@ -59,15 +66,18 @@ export function installAuth(app: FastifyInstance, auth: TokenAuthenticator, sess
 export const SESSION_EXPIRED_MESSAGE =
   'the session has expired or was signed out: sign in again (POST /session)';
 
-/** 403 unless `scope` grants what the route needs; `who` names the caller in the message. */
-function authorize(request: FastifyRequest, scope: TokenScope, who: string): void {
+/**
+ * 403 unless `granted` holds what the route needs (and the caller acts as `full` where only that
+ * will do); `who` names the caller in the message.
+ */
+function authorize(
+  request: FastifyRequest,
+  granted: ReadonlySet<Permission>,
+  full: boolean,
+  who: string,
+): void {
   const { permission, fullOnly } = request.routeOptions.config;
-  if (
-    !permission ||
-    permission === 'public' ||
-    !grants(scope, permission) ||
-    (fullOnly && scope !== 'full')
-  ) {
+  if (!permission || permission === 'public' || !granted.has(permission) || (fullOnly && !full)) {
     throw new HttpError(
       403,
       'forbidden',

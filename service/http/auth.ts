@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { TokenScope } from '../../src/shared/token';
+import type { UserRole } from '../../src/shared/user';
 import type { StoredToken, TokenRepository } from '../repositories/tokens';
 import { RateLimited } from './errors';
 import { KeyedLimiter, type Millis, type Rate } from './rate-limit';
@@ -36,6 +37,16 @@ export const SCOPE_GRANTS: Readonly<Record<TokenScope, ReadonlySet<Permission>>>
   full: new Set(ALL),
   readonly: new Set(['read', 'tokens:read']),
   affiliated: new Set(['read', 'devices:write', 'notifications:write', 'metrics:write']),
+};
+
+/**
+ * What a signed-in user may: an admin what a `full` token may; a viewer what a `readonly` token
+ * may, and read scripts too. Scripts are kept from `readonly` tokens because those live on kiosks
+ * and scripts may hold secrets (docs/api/scripts.md); a viewer is a person who signed in.
+ */
+export const ROLE_GRANTS: Readonly<Record<UserRole, ReadonlySet<Permission>>> = {
+  admin: SCOPE_GRANTS.full,
+  viewer: new Set([...SCOPE_GRANTS.readonly, 'scripts:read']),
 };
 
 export function grants(scope: TokenScope, permission: Permission): boolean {

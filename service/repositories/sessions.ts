@@ -74,16 +74,17 @@ export class SessionRepository {
   }
 
   /**
-   * Deletes the sessions past their absolute expiry or idle since before `idleSince`; how many.
+   * Deletes the sessions past their absolute expiry or idle since before `idleSince`; their ids.
    * Both are ISO 8601 in UTC, which compare as time does on both stores.
    */
-  async prune(now: Date, idleSince: Date): Promise<number> {
-    const result = await this.db.kysely
+  async prune(now: Date, idleSince: Date): Promise<string[]> {
+    const rows = await this.db.kysely
       .deleteFrom('sessions')
       .where((eb) =>
         eb.or([eb('expires_at', '<=', now.toISOString()), eb('last_seen_at', '<', idleSince.toISOString())]),
       )
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+      .returning('id')
+      .execute();
+    return rows.map((row) => row.id);
   }
 }

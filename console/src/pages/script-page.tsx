@@ -11,7 +11,6 @@ import { PageHeader } from '../ui/page-header';
 import { WriteButton } from '../ui/write-button';
 import { LibraryReference } from './scripts/library-reference';
 import { RunLog } from './scripts/run-log';
-import { ScriptsError } from './scripts/scripts-error';
 import {
   fieldsOf,
   NEW_SCRIPT,
@@ -46,7 +45,7 @@ export default function ScriptPage() {
           </>
         }
       />
-      {script.error && <ScriptsError error={script.error} title="The script could not be read" />}
+      {script.error && <ErrorAlert error={script.error} title="The script could not be read" />}
       {script.isPending && !creating && <Loader aria-label="Loading the script" />}
       <Grid gap="xl">
         <Grid.Col span={{ base: 12, lg: 8 }}>

@@ -5,11 +5,11 @@ import { z } from 'zod';
 import { flowSchema } from '../../../src/shared/flow';
 import { scriptSchema, type ScriptRun } from '../../../src/shared/script';
 import { api } from '../api/client';
+import { ErrorAlert } from '../ui/error-panel';
 import { PageHeader } from '../ui/page-header';
 import { TimeAgo } from '../ui/time';
 import { WriteButton } from '../ui/write-button';
 import { OutcomeBadge, runsQuery } from './scripts/run-log';
-import { ScriptsError } from './scripts/scripts-error';
 import { ListTable } from '../ui/list-table';
 
 export default function ScriptsPage() {
@@ -30,7 +30,7 @@ export default function ScriptsPage() {
         description="JavaScript the service runs on an interval; what a script returns becomes its flow's data."
         actions={<WriteButton onClick={() => void navigate('/scripts/new')}>New script</WriteButton>}
       />
-      {scripts.error && <ScriptsError error={scripts.error} title="The scripts could not be listed" />}
+      {scripts.error && <ErrorAlert error={scripts.error} title="The scripts could not be listed" />}
       <ListTable
         label="The scripts"
         minWidth={640}
