@@ -25,12 +25,7 @@ test('a playlist of a board and an image is built, reordered, saved, assigned an
   test.setTimeout(120_000);
   const board = await stack.api<{ id: string }>('POST', '/boards', { name: 'Lobby board' });
   await stack.startPlayer();
-  await expect
-    .poll(
-      async () =>
-        (await stack.api<{ online: boolean }>('GET', `/devices/${stack.tag}`).catch(() => null))?.online,
-    )
-    .toBe(true);
+  await stack.waitOnline();
 
   // The image goes to the library first.
   await page.getByRole('link', { name: 'Media' }).click();

@@ -132,12 +132,7 @@ test('service to screen: registration, playlist, metrics, notifications, media, 
 test('a script posts a notification and the device shows it', async ({ page }) => {
   test.setTimeout(60_000);
   await stack.startPlayer();
-  await expect
-    .poll(
-      async () =>
-        (await stack.api<{ online: boolean }>('GET', `/devices/${stack.tag}`).catch(() => null))?.online,
-    )
-    .toBe(true);
+  await stack.waitOnline();
   const board = await stack.api<{ id: string }>('POST', '/boards', { name: 'Scripted' });
   const playlist = await stack.api<{ id: string }>('POST', '/playlists', {
     name: 'Scripted',

@@ -95,6 +95,17 @@ export class Stack {
     return this.playerUrl;
   }
 
+  /** Until the service says the device is online (its first heartbeat came), or throws after `ms`. */
+  async waitOnline(ms = 15_000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      const device = await this.api<{ online: boolean }>('GET', `/devices/${this.tag}`).catch(() => null);
+      if (device?.online) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`device ${this.tag} did not come online within ${ms} ms: ${this.playerOutput}`);
+  }
+
   async api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
     const response = await fetch(`${this.serviceUrl}${path}`, {
       method,

@@ -27,6 +27,7 @@ import { boundClose } from './http/connections';
 import { answerRouterError, installErrorHandling, PATH_PARAM_MAX } from './http/errors';
 import { MdnsAnnouncement, type MdnsOptions } from './jobs/mdns';
 import { attachRealtime, type Hub } from './realtime/hub';
+import { boardContentRoutes } from './routes/board-content';
 import { boardRoutes } from './routes/boards';
 import { channelRoutes } from './routes/channels';
 import { commandRoutes } from './routes/commands';
@@ -85,6 +86,7 @@ const ROUTES = [
   notificationRoutes,
   metricRoutes,
   boardRoutes,
+  boardContentRoutes,
   widgetRoutes,
   deviceRoutes,
   deviceHistoryRoutes,

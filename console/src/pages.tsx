@@ -6,6 +6,7 @@ import {
   faImages,
   faKey,
   faListOl,
+  faTableCellsLarge,
   faTv,
   faUsers,
 } from '@fortawesome/free-solid-svg-icons';
@@ -33,6 +34,12 @@ export const PAGES: readonly Page[] = [
     nav: { label: 'Playlists', icon: faListOl },
   },
   { path: 'playlists/:id', component: lazy(() => import('./pages/playlist-page')) },
+  {
+    path: 'boards',
+    component: lazy(() => import('./pages/boards-page')),
+    nav: { label: 'Boards', icon: faTableCellsLarge },
+  },
+  { path: 'boards/:id', component: lazy(() => import('./pages/board-page')) },
   {
     path: 'media',
     component: lazy(() => import('./pages/media-page')),

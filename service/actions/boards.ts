@@ -14,11 +14,11 @@ import { WidgetRepository } from '../repositories/widgets';
 import { checkMediaExist } from './media';
 
 /** The channels a board gets: those given, or the account's default channel. */
-function channelsOrDefault(channelIds: readonly string[]): string[] {
+export function channelsOrDefault(channelIds: readonly string[]): string[] {
   return channelIds.length > 0 ? [...channelIds] : [DEFAULT_CHANNEL_ID];
 }
 
-async function checkChannels(ctx: ServiceContext, channelIds: readonly string[]): Promise<void> {
+export async function checkChannels(ctx: ServiceContext, channelIds: readonly string[]): Promise<void> {
   const missing = await new BoardRepository(ctx.db).missingChannels(channelIds);
   if (missing.length > 0) {
     const list = missing.map((id) => `"${id}"`).join(', ');

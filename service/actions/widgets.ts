@@ -8,6 +8,7 @@ import {
   type WidgetUpdate,
 } from '../../src/shared/widget';
 import type { ServiceContext } from '../context';
+import type { Queryable } from '../db/database';
 import { invalid, notFound } from '../domain/errors';
 import type { Emit } from '../realtime/publisher';
 import { rooms } from '../realtime/rooms';
@@ -32,26 +33,46 @@ function checkFits(widget: GridPlacement, board: Board): void {
   ]);
 }
 
-async function flowOf(ctx: ServiceContext, body: WidgetCreate): Promise<Flow> {
+/** The flow a widget names by id or tag; `at` prefixes the paths. */
+export async function flowOf(
+  ctx: ServiceContext,
+  body: Pick<WidgetCreate, 'flow_id' | 'flow_tag'>,
+  at = 'body',
+): Promise<Flow> {
   const flows = new FlowRepository(ctx.db);
   if (body.flow_id !== undefined) {
     const flow = await flows.get(body.flow_id);
     if (!flow) {
-      throw invalid(`unknown flow ${body.flow_id}`, [{ path: 'body.flow_id', message: 'names no flow' }]);
+      throw invalid(`unknown flow ${body.flow_id}`, [{ path: `${at}.flow_id`, message: 'names no flow' }]);
     }
     return flow;
   }
   const flow = body.flow_tag === undefined ? null : await flows.getByTag(body.flow_tag);
   if (!flow) {
     throw invalid(`no flow has the tag "${body.flow_tag ?? ''}"`, [
-      { path: 'body.flow_tag', message: 'names no flow' },
+      { path: `${at}.flow_tag`, message: 'names no flow' },
     ]);
   }
   return flow;
 }
 
-const boardChanged = (emit: Emit, boardId: string) =>
+/** A widget's variant, when given, must be its flow's. */
+export function checkVariant(flow: Flow, variant: WidgetCreate['variant'], at = 'body'): void {
+  if (variant !== undefined && variant !== flow.variant) {
+    throw invalid(`the widget is a ${variant} but the flow "${flow.tag}" is a ${flow.variant}`, [
+      { path: `${at}.variant`, message: `must be "${flow.variant}", the flow's variant` },
+    ]);
+  }
+}
+
+/**
+ * Tells the devices showing the board, and moves the board's updated_at on: an editor holding a
+ * copy loaded before this widget write is refused rather than undoing it (actions/board-content.ts).
+ */
+async function boardChanged(ctx: ServiceContext, tx: Queryable, emit: Emit, boardId: string): Promise<void> {
+  await new BoardRepository(tx).touch(boardId, ctx.clock.now());
   emit({ type: 'board.changed', board_id: boardId }, [rooms.board(boardId)]);
+}
 
 /** Places a widget showing an existing flow (by id or tag) on the board; on top unless told. */
 export async function createWidget(
@@ -61,11 +82,7 @@ export async function createWidget(
 ): Promise<Widget> {
   const board = await boardOf(ctx, boardId);
   const flow = await flowOf(ctx, body);
-  if (body.variant !== undefined && body.variant !== flow.variant) {
-    throw invalid(`the widget is a ${body.variant} but the flow "${flow.tag}" is a ${flow.variant}`, [
-      { path: 'body.variant', message: `must be "${flow.variant}", the flow's variant` },
-    ]);
-  }
+  checkVariant(flow, body.variant);
   checkFits(body, board);
   return ctx.events.transaction(async (tx, emit) => {
     const repository = new WidgetRepository(tx);
@@ -80,7 +97,7 @@ export async function createWidget(
       in_board_index: body.in_board_index ?? (await repository.nextIndex(board.id)),
       background: body.background,
     });
-    boardChanged(emit, board.id);
+    await boardChanged(ctx, tx, emit, board.id);
     return created;
   });
 }
@@ -99,7 +116,7 @@ export async function updateWidget(
   checkFits(next, board);
   return ctx.events.transaction(async (tx, emit) => {
     const replaced = await new WidgetRepository(tx).replace(next);
-    if (replaced) boardChanged(emit, boardId);
+    if (replaced) await boardChanged(ctx, tx, emit, boardId);
     return replaced;
   });
 }
@@ -109,7 +126,7 @@ export async function deleteWidget(ctx: ServiceContext, boardId: string, widgetI
   await boardOf(ctx, boardId);
   return ctx.events.transaction(async (tx, emit) => {
     const gone = await new WidgetRepository(tx).delete(boardId, widgetId);
-    if (gone) boardChanged(emit, boardId);
+    if (gone) await boardChanged(ctx, tx, emit, boardId);
     return gone;
   });
 }

@@ -21,6 +21,14 @@ function fromRow(row: Selectable<BoardsTable>): Board {
   };
 }
 
+/**
+ * A board's next updated_at: later than `previous` by at least a millisecond, so that two writes
+ * within one millisecond (or under a clock set back) still tell an editor its copy is stale.
+ */
+function stampAfter(previous: string, now: Date): string {
+  return new Date(Math.max(now.getTime(), Date.parse(previous) + 1)).toISOString();
+}
+
 function settingsOf({ name: _name, ...settings }: BoardCreate): BoardSettings {
   return settings;
 }
@@ -60,16 +68,43 @@ export class BoardRepository {
     return fromRow(row);
   }
 
-  /** Writes the whole board (the route merges the patch first); null when it is gone. */
+  /** The board, locked until the transaction `this` runs in ends (SQLite runs one writer at a time). */
+  async getForUpdate(id: string): Promise<Board | null> {
+    const { kind, kysely } = this.db;
+    const row = await lockRows(
+      kind,
+      kysely.selectFrom('boards').selectAll().where('id', '=', id),
+    ).executeTakeFirst();
+    return row ? fromRow(row) : null;
+  }
+
+  /**
+   * Writes the whole board (the route merges the patch first); null when it is gone. `board` carries
+   * the updated_at it was read with, which the new one follows (`stampAfter`).
+   */
   async replace(board: Board, now: Date): Promise<Board | null> {
-    const { id, created_at: _created, updated_at: _updated, ...fields } = board;
+    const { id, created_at: _created, updated_at: previous, ...fields } = board;
     const row = await this.db.kysely
       .updateTable('boards')
-      .set({ name: fields.name, settings: toJson(settingsOf(fields)), updated_at: now.toISOString() })
+      .set({ name: fields.name, settings: toJson(settingsOf(fields)), updated_at: stampAfter(previous, now) })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
     return row ? fromRow(row) : null;
+  }
+
+  /**
+   * Marks the board changed (one of its widgets was), so that an editor's copy loaded before is
+   * refused; later than the updated_at it had, as `replace` does.
+   */
+  async touch(id: string, now: Date): Promise<void> {
+    const board = await this.getForUpdate(id);
+    if (!board) return;
+    await this.db.kysely
+      .updateTable('boards')
+      .set({ updated_at: stampAfter(board.updated_at, now) })
+      .where('id', '=', id)
+      .execute();
   }
 
   async delete(id: string): Promise<boolean> {

@@ -131,11 +131,14 @@ export class WidgetRepository {
     return fromRow(row);
   }
 
-  /** Writes the placement of a widget (the route merges the patch and checks the grid first). */
+  /**
+   * Writes the placement, flow and variant of a widget (the route merges the patch and checks the
+   * grid first).
+   */
   async replace(widget: Widget): Promise<Widget | null> {
     const row = await this.db.kysely
       .updateTable('widgets')
-      .set(placementOf(widget))
+      .set({ ...placementOf(widget), flow_id: widget.flow_id, variant: widget.variant })
       .where('board_id', '=', widget.board_id)
       .where('id', '=', widget.id)
       .returning(COLUMNS)

@@ -1,3 +1,4 @@
+import './board.css';
 import { useCallback, useMemo } from 'react';
 import type { BoardExport } from '../../../src/shared/board-export';
 import { THEMES, type ThemeTokens } from '../../../src/shared/theme';

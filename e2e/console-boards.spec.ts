@@ -1,0 +1,228 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Locator, Page } from '@playwright/test';
+import { checkPage, consoleTest as test, expect, signIn, VIEWER } from './console-kit';
+
+// The Boards pages, only through the console (the screen's playlist set up through the API): a
+// board created, one imported from an export file (and a bad file refused with its path),
+// exported, duplicated and deleted; the board page draws it with the player's renderer, widgets
+// on their grid cells, and its settings change the preview and, once saved, a playing screen.
+
+/** The cells of the board's one widget: columns 8-15, rows 5-9. */
+const CELLS = { column: 8, row: 5, width: 8, height: 5 };
+/** An export as the original product wrote it: one value widget (its flow named by a bare tag). */
+const LOBBY = {
+  name: 'Lobby',
+  theme: 'dark',
+  columns: 32,
+  rows: 20,
+  widget_background: '',
+  widgets: [{ tag: 'lobby-cpu', variant: 'value', ...CELLS }],
+};
+
+const PICTURE = fileURLToPath(new URL('./assets/picture.png', import.meta.url));
+
+/** The box a widget must have in the preview: the renderer's layout (cells split at whole pixels, less the margins), scaled. */
+function expectedBox(
+  preview: { x: number; y: number; width: number },
+  grid: { columns: number; rows: number },
+  cells: { column: number; row: number; width: number; height: number },
+) {
+  const [width, height, margin] = [1920, 1080, 3];
+  const scale = preview.width / width;
+  const x0 = Math.round((cells.column * width) / grid.columns);
+  const x1 = Math.round(((cells.column + cells.width) * width) / grid.columns);
+  const y0 = Math.round((cells.row * height) / grid.rows);
+  const y1 = Math.round(((cells.row + cells.height) * height) / grid.rows);
+  return {
+    x: preview.x + (x0 + margin) * scale,
+    y: preview.y + (y0 + margin) * scale,
+    width: (x1 - x0 - 2 * margin) * scale,
+    height: (y1 - y0 - 2 * margin) * scale,
+  };
+}
+
+/**
+ * The widget's box in the preview matches its grid cells (to the nearest pixel), once the preview
+ * has drawn the change just made (a setting typed is drawn at the next render, not at once).
+ */
+async function expectOnCells(
+  page: Page,
+  widget: Locator,
+  grid: { columns: number; rows: number },
+  cells: typeof CELLS,
+) {
+  await expect(async () => {
+    const preview = await page.getByTestId('board-preview').boundingBox();
+    const box = await widget.boundingBox();
+    expect(preview && box).toBeTruthy();
+    const expected = expectedBox(preview!, grid, cells);
+    for (const side of ['x', 'y', 'width', 'height'] as const)
+      expect(box![side]).toBeCloseTo(expected[side], 0);
+  }).toPass({ timeout: 5_000 });
+}
+
+test('boards are created, imported, exported, duplicated, set and played', async ({
+  admin: page,
+  stack,
+  context,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  await page.getByRole('link', { name: 'Boards' }).click();
+  await expect(page.getByRole('heading', { name: 'Boards', level: 1 })).toBeVisible();
+
+  // A new board opens on its page.
+  await page.getByRole('button', { name: 'New board' }).click();
+  await page.getByRole('dialog').getByLabel('Name').fill('Hall');
+  await page.getByRole('button', { name: 'Create the board' }).click();
+  await expect(page.getByRole('heading', { name: 'Hall', level: 1 })).toBeVisible();
+  await expect(page.getByText('No widgets yet')).toBeVisible();
+  await page.getByRole('link', { name: 'Boards' }).click();
+
+  // An export file is imported; a file with a widget off the grid is refused with the path.
+  const bad = testInfo.outputPath('bad.json');
+  await writeFile(bad, JSON.stringify({ ...LOBBY, widgets: [{ ...LOBBY.widgets[0]!, column: 30 }] }));
+  await page.locator('input[type="file"]').setInputFiles(bad);
+  const refusal = page.getByRole('alert').filter({ hasText: 'The board was not imported' });
+  await expect(refusal).toContainText('widgets.0');
+  const good = testInfo.outputPath('lobby.json');
+  await writeFile(good, JSON.stringify(LOBBY));
+  await page.locator('input[type="file"]').setInputFiles(good);
+  const lobby = page.getByRole('row', { name: /^Lobby dark 32 x 20 1 / });
+  await expect(lobby).toBeVisible();
+
+  // The export downloads as Lobby.json, and holds the widget.
+  const download = page.waitForEvent('download');
+  await lobby.getByRole('button', { name: 'Export Lobby' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('Lobby.json');
+  const exported = JSON.parse(await readFile(await file.path(), 'utf8')) as {
+    widgets: { flow: { tag: string } }[];
+  };
+  expect(exported.widgets.map((widget) => widget.flow.tag)).toEqual(['lobby-cpu']);
+
+  // Duplicated, and the first board deleted.
+  await lobby.getByRole('button', { name: 'Duplicate Lobby' }).click();
+  await expect(page.getByRole('row', { name: /^Lobby \(copy\)/ })).toBeVisible();
+  await page.getByRole('button', { name: 'Delete Hall' }).click();
+  await page.getByRole('button', { name: 'Delete the board' }).click();
+  await expect(page.getByRole('row', { name: /^Hall/ })).toHaveCount(0);
+  await checkPage(page, 'boards');
+
+  // A screen plays the board.
+  const id = (await stack.api<{ id: string; name: string }[]>('GET', '/boards')).find(
+    (b) => b.name === 'Lobby',
+  )!.id;
+  await stack.startPlayer();
+  await stack.waitOnline();
+  const playlist = await stack.api<{ id: string }>('POST', '/playlists', {
+    name: 'Lobby',
+    items: [{ type: 'board', board_id: id, duration: 60 }],
+  });
+  await stack.api('PATCH', `/devices/${stack.tag}`, { playlist_id: playlist.id });
+  const player = await context.newPage();
+  await player.goto(stack.playerUrl);
+  await expect(player.locator('.board-theme-dark[data-board-name="Lobby"]')).toBeVisible({ timeout: 15_000 });
+
+  // The board page draws it as the screen does, its widget on its cells, live with its flow's data.
+  await page.getByRole('link', { name: 'Lobby', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Lobby', level: 1 })).toBeVisible();
+  const preview = page.getByTestId('board-preview');
+  const widget = preview.locator('[data-flow-tag="lobby-cpu"]');
+  await expect(widget).toBeVisible();
+  await expectOnCells(page, widget, { columns: 32, rows: 20 }, CELLS);
+  await expect(page.getByRole('row', { name: 'value lobby-cpu column 8, row 5 8 x 5' })).toBeVisible();
+  await stack.api('PUT', '/flows/lobby-cpu/metrics', { value: 42 });
+  await expect(widget).toContainText('42');
+  await checkPage(page, 'board');
+
+  // The settings change the preview as they are typed, and the screen once saved.
+  const settings = page.getByRole('form', { name: 'Board settings' });
+  await settings.getByRole('combobox', { name: 'Theme' }).click();
+  await page.getByRole('option', { name: 'light' }).click();
+  await settings.getByLabel('Columns').fill('16');
+  await expect(preview.locator('.board-theme-light')).toBeVisible();
+  await expectOnCells(page, widget, { columns: 16, rows: 20 }, CELLS);
+  await expect(player.locator('.board-theme-dark')).toBeVisible();
+  await settings.getByRole('button', { name: 'Save the settings' }).click();
+  const saved = Date.now();
+  await expect(player.locator('.board-theme-light[data-board-name="Lobby"]')).toBeVisible({ timeout: 1000 });
+  expect(Date.now() - saved).toBeLessThan(1000);
+  await expect(page.getByText('(unsaved settings)')).toHaveCount(0);
+  await expectOnCells(page, widget, { columns: 16, rows: 20 }, CELLS);
+
+  // Columns that would leave the widget off the grid: the field says so, nothing is saved.
+  await settings.getByLabel('Columns').fill('10');
+  await settings.getByRole('button', { name: 'Save the settings' }).click();
+  await expect(settings.getByLabel('Columns')).toHaveAttribute('aria-invalid', 'true');
+  await expect(settings.locator('.mantine-InputWrapper-error')).toContainText(
+    "exceeds the board's 10 columns",
+  );
+  expect((await stack.api<{ columns: number }>('GET', `/boards/${id}`)).columns).toBe(16);
+  await player.close();
+});
+
+test("a board's background is picked from the media library", async ({ admin: page, stack }) => {
+  const board = await stack.api<{ id: string }>('POST', '/boards', { name: 'Backdrop' });
+  await page.getByRole('link', { name: 'Media' }).click();
+  await page.getByLabel('Files to upload', { exact: true }).setInputFiles(PICTURE);
+  await expect(page.getByRole('article', { name: 'picture.png', exact: true })).toBeVisible();
+  await page.goto(`${stack.serviceUrl}/console/boards/${board.id}`);
+  const settings = page.getByRole('form', { name: 'Board settings' });
+  await settings.getByRole('combobox', { name: 'Background image' }).click();
+  await page.getByRole('option', { name: 'picture.png' }).click();
+  await settings.getByRole('button', { name: 'Save the settings' }).click();
+  await expect(page.getByText('(unsaved settings)')).toHaveCount(0);
+  const saved = await stack.api<{ background_url: string }>('GET', `/boards/${board.id}`);
+  expect(saved.background_url).toMatch(/^\/media\/[\w-]+\/content$/);
+  // The preview draws it as the screen does, from the library on this origin.
+  const drawn = page.getByTestId('board-preview').locator('.board');
+  await expect(drawn).toHaveCSS('background-image', new RegExp(saved.background_url.replaceAll('/', '\\/')));
+  expect((await page.request.get(`${stack.serviceUrl}${saved.background_url}`)).ok()).toBe(true);
+});
+
+test('two editors of one board: the second save is refused and said, never overwriting the first', async ({
+  admin: page,
+  stack,
+  context,
+}) => {
+  const board = await stack.api<{ id: string }>('POST', '/boards', { name: 'Shared' });
+  const other = await context.newPage();
+  for (const editor of [page, other]) {
+    await editor.goto(`${stack.serviceUrl}/console/boards/${board.id}`);
+    await expect(editor.getByRole('form', { name: 'Board settings' })).toBeVisible();
+  }
+  const settingsOf = (editor: Page) => editor.getByRole('form', { name: 'Board settings' });
+  await settingsOf(page).getByLabel('Columns').fill('24');
+  await settingsOf(other).getByLabel('Rows').fill('12');
+  await settingsOf(page).getByRole('button', { name: 'Save the settings' }).click();
+  await expect(page.getByText('(unsaved settings)')).toHaveCount(0);
+  await settingsOf(other).getByRole('button', { name: 'Save the settings' }).click();
+  await expect(settingsOf(other).getByRole('alert', { name: 'Changed by someone else' })).toContainText(
+    'changed by someone else',
+  );
+  // Nothing of the second save was written; the first stands.
+  const saved = await stack.api<{ columns: number; rows: number }>('GET', `/boards/${board.id}`);
+  expect([saved.columns, saved.rows]).toEqual([24, 20]);
+  await settingsOf(other)
+    .getByRole('button', { name: /Load their version/ })
+    .click();
+  await expect(settingsOf(other).getByLabel('Columns')).toHaveValue('24');
+  await expect(settingsOf(other).getByLabel('Rows')).toHaveValue('20');
+  await other.close();
+});
+
+test('a viewer sees the boards and changes nothing', async ({ page, stack }) => {
+  const board = await stack.api<{ id: string }>('POST', '/boards', { name: 'Seen' });
+  await signIn(page, stack, VIEWER);
+  await page.goto(`${stack.serviceUrl}/console/boards`);
+  await expect(page.getByRole('row', { name: /^Seen/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New board' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Import a board' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Delete Seen' })).toBeDisabled();
+  await page.goto(`${stack.serviceUrl}/console/boards/${board.id}`);
+  await expect(page.getByText('Viewers can see everything but change nothing').first()).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Name' })).toBeDisabled();
+  await expect(page.getByLabel('Columns')).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Save the settings' })).toBeDisabled();
+});
