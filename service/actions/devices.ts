@@ -75,12 +75,10 @@ export async function recordHeartbeat(
   const now = ctx.clock.now();
   const diagnostics = { ...heartbeat, received_at: now.toISOString() };
   const { device, noticed } = await ctx.events.transaction(async (tx, emit) => {
-    const devices = new DeviceRepository(tx);
-    const previous = await devices.diagnostics(tag);
-    const change = await devices.recordHeartbeat(tag, diagnostics, now, ip);
+    const change = await new DeviceRepository(tx).recordHeartbeat(tag, diagnostics, now, ip);
     if (!change) return { device: null, noticed: false };
     if (!change.wasOnline) announce(emit, tag);
-    const entries = heartbeatHistory(previous ?? null, heartbeat, change.wasOnline, now, ip);
+    const entries = heartbeatHistory(change.previousDiagnostics, heartbeat, change.wasOnline, now, ip);
     await new DeviceHistoryRepository(tx).add(tag, entries);
     return { device: change.device, noticed: change.wasOnline && entries.length > 0 };
   });

@@ -55,6 +55,8 @@ const playlistGone = (id: string | null | undefined) => (id ? () => unknownPlayl
 export interface PresenceChange {
   device: Device;
   wasOnline: boolean;
+  /** The diagnostics the device had before (its last heartbeat's), read with the lock. */
+  previousDiagnostics: Record<string, unknown> | null;
 }
 
 /** Devices are addressed by tag everywhere in the API, so every lookup here is by tag. */
@@ -130,7 +132,7 @@ export class DeviceRepository {
     return transact(this.db, async ({ kind, kysely }) => {
       const previous = await lockRows(
         kind,
-        kysely.selectFrom('devices').select(['id', 'online']).where('tag', '=', tag),
+        kysely.selectFrom('devices').select(['id', 'online', 'diagnostics']).where('tag', '=', tag),
       ).executeTakeFirst();
       if (!previous) return null;
       const row = await kysely
@@ -139,7 +141,11 @@ export class DeviceRepository {
         .where('id', '=', previous.id)
         .returning(COLUMNS)
         .executeTakeFirstOrThrow();
-      return { device: deviceFromRow(row), wasOnline: flag(previous.online) };
+      return {
+        device: deviceFromRow(row),
+        wasOnline: flag(previous.online),
+        previousDiagnostics: fromJsonOrNull<Record<string, unknown>>(previous.diagnostics),
+      };
     });
   }
 
