@@ -9,7 +9,13 @@ export default defineConfig({
       {
         test: {
           name: 'node',
-          include: ['src/**/*.test.ts', 'service/**/*.test.ts', 'tools/**/*.test.ts', '*.test.ts'],
+          include: [
+            'src/**/*.test.ts',
+            'service/**/*.test.ts',
+            'tools/**/*.test.ts',
+            'console/**/*.test.ts',
+            '*.test.ts',
+          ],
           environment: 'node',
           // No Electron runtime here: its module is a stand-in, also inside electron-store.
           alias: { electron: fileURLToPath(new URL('src/main/testing/electron-module.ts', import.meta.url)) },

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expectOnCells } from './board-cells';
 import { checkPage, consoleTest as test, expect, signIn, VIEWER } from './console-kit';
 
 // The Boards pages, only through the console (the screen's playlist set up through the API): a
@@ -21,46 +22,6 @@ const LOBBY = {
 };
 
 const PICTURE = fileURLToPath(new URL('./assets/picture.png', import.meta.url));
-
-/** The box a widget must have in the preview: the renderer's layout (cells split at whole pixels, less the margins), scaled. */
-function expectedBox(
-  preview: { x: number; y: number; width: number },
-  grid: { columns: number; rows: number },
-  cells: { column: number; row: number; width: number; height: number },
-) {
-  const [width, height, margin] = [1920, 1080, 3];
-  const scale = preview.width / width;
-  const x0 = Math.round((cells.column * width) / grid.columns);
-  const x1 = Math.round(((cells.column + cells.width) * width) / grid.columns);
-  const y0 = Math.round((cells.row * height) / grid.rows);
-  const y1 = Math.round(((cells.row + cells.height) * height) / grid.rows);
-  return {
-    x: preview.x + (x0 + margin) * scale,
-    y: preview.y + (y0 + margin) * scale,
-    width: (x1 - x0 - 2 * margin) * scale,
-    height: (y1 - y0 - 2 * margin) * scale,
-  };
-}
-
-/**
- * The widget's box in the preview matches its grid cells (to the nearest pixel), once the preview
- * has drawn the change just made (a setting typed is drawn at the next render, not at once).
- */
-async function expectOnCells(
-  page: Page,
-  widget: Locator,
-  grid: { columns: number; rows: number },
-  cells: typeof CELLS,
-) {
-  await expect(async () => {
-    const preview = await page.getByTestId('board-preview').boundingBox();
-    const box = await widget.boundingBox();
-    expect(preview && box).toBeTruthy();
-    const expected = expectedBox(preview!, grid, cells);
-    for (const side of ['x', 'y', 'width', 'height'] as const)
-      expect(box![side]).toBeCloseTo(expected[side], 0);
-  }).toPass({ timeout: 5_000 });
-}
 
 test('boards are created, imported, exported, duplicated, set and played', async ({
   admin: page,
@@ -123,6 +84,8 @@ test('boards are created, imported, exported, duplicated, set and played', async
   const player = await context.newPage();
   await player.goto(stack.playerUrl);
   await expect(player.locator('.board-theme-dark[data-board-name="Lobby"]')).toBeVisible({ timeout: 15_000 });
+  // The console's tab in front: a background tab draws a frame a second.
+  await page.bringToFront();
 
   // The board page draws it as the screen does, its widget on its cells, live with its flow's data.
   await page.getByRole('link', { name: 'Lobby', exact: true }).click();
@@ -131,12 +94,14 @@ test('boards are created, imported, exported, duplicated, set and played', async
   const widget = preview.locator('[data-flow-tag="lobby-cpu"]');
   await expect(widget).toBeVisible();
   await expectOnCells(page, widget, { columns: 32, rows: 20 }, CELLS);
-  await expect(page.getByRole('row', { name: 'value lobby-cpu column 8, row 5 8 x 5' })).toBeVisible();
+  // Counted from 1 in the console, as people count cells.
+  await expect(page.getByRole('row', { name: /^value lobby-cpu column 9, row 6 8 x 5/ })).toBeVisible();
   await stack.api('PUT', '/flows/lobby-cpu/metrics', { value: 42 });
   await expect(widget).toContainText('42');
   await checkPage(page, 'board');
 
   // The settings change the preview as they are typed, and the screen once saved.
+  await page.getByRole('tab', { name: 'Board settings' }).click();
   const settings = page.getByRole('form', { name: 'Board settings' });
   await settings.getByRole('combobox', { name: 'Theme' }).click();
   await page.getByRole('option', { name: 'light' }).click();
@@ -144,16 +109,16 @@ test('boards are created, imported, exported, duplicated, set and played', async
   await expect(preview.locator('.board-theme-light')).toBeVisible();
   await expectOnCells(page, widget, { columns: 16, rows: 20 }, CELLS);
   await expect(player.locator('.board-theme-dark')).toBeVisible();
-  await settings.getByRole('button', { name: 'Save the settings' }).click();
+  await page.getByRole('button', { name: 'Save the board' }).click();
   const saved = Date.now();
   await expect(player.locator('.board-theme-light[data-board-name="Lobby"]')).toBeVisible({ timeout: 1000 });
   expect(Date.now() - saved).toBeLessThan(1000);
-  await expect(page.getByText('(unsaved settings)')).toHaveCount(0);
+  await expect(page.getByTestId('editor-status')).toHaveText('Every change is saved');
   await expectOnCells(page, widget, { columns: 16, rows: 20 }, CELLS);
 
   // Columns that would leave the widget off the grid: the field says so, nothing is saved.
   await settings.getByLabel('Columns').fill('10');
-  await settings.getByRole('button', { name: 'Save the settings' }).click();
+  await page.getByRole('button', { name: 'Save the board' }).click();
   await expect(settings.getByLabel('Columns')).toHaveAttribute('aria-invalid', 'true');
   await expect(settings.locator('.mantine-InputWrapper-error')).toContainText(
     "exceeds the board's 10 columns",
@@ -168,11 +133,12 @@ test("a board's background is picked from the media library", async ({ admin: pa
   await page.getByLabel('Files to upload', { exact: true }).setInputFiles(PICTURE);
   await expect(page.getByRole('article', { name: 'picture.png', exact: true })).toBeVisible();
   await page.goto(`${stack.serviceUrl}/console/boards/${board.id}`);
+  await page.getByRole('tab', { name: 'Board settings' }).click();
   const settings = page.getByRole('form', { name: 'Board settings' });
   await settings.getByRole('combobox', { name: 'Background image' }).click();
   await page.getByRole('option', { name: 'picture.png' }).click();
-  await settings.getByRole('button', { name: 'Save the settings' }).click();
-  await expect(page.getByText('(unsaved settings)')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Save the board' }).click();
+  await expect(page.getByTestId('editor-status')).toHaveText('Every change is saved');
   const saved = await stack.api<{ background_url: string }>('GET', `/boards/${board.id}`);
   expect(saved.background_url).toMatch(/^\/media\/[\w-]+\/content$/);
   // The preview draws it as the screen does, from the library on this origin.
@@ -190,23 +156,22 @@ test('two editors of one board: the second save is refused and said, never overw
   const other = await context.newPage();
   for (const editor of [page, other]) {
     await editor.goto(`${stack.serviceUrl}/console/boards/${board.id}`);
+    await editor.getByRole('tab', { name: 'Board settings' }).click();
     await expect(editor.getByRole('form', { name: 'Board settings' })).toBeVisible();
   }
   const settingsOf = (editor: Page) => editor.getByRole('form', { name: 'Board settings' });
   await settingsOf(page).getByLabel('Columns').fill('24');
   await settingsOf(other).getByLabel('Rows').fill('12');
-  await settingsOf(page).getByRole('button', { name: 'Save the settings' }).click();
-  await expect(page.getByText('(unsaved settings)')).toHaveCount(0);
-  await settingsOf(other).getByRole('button', { name: 'Save the settings' }).click();
-  await expect(settingsOf(other).getByRole('alert', { name: 'Changed by someone else' })).toContainText(
+  await page.getByRole('button', { name: 'Save the board' }).click();
+  await expect(page.getByTestId('editor-status')).toHaveText('Every change is saved');
+  await other.getByRole('button', { name: 'Save the board' }).click();
+  await expect(other.getByRole('alert', { name: 'Changed by someone else' })).toContainText(
     'changed by someone else',
   );
   // Nothing of the second save was written; the first stands.
   const saved = await stack.api<{ columns: number; rows: number }>('GET', `/boards/${board.id}`);
   expect([saved.columns, saved.rows]).toEqual([24, 20]);
-  await settingsOf(other)
-    .getByRole('button', { name: /Load their version/ })
-    .click();
+  await other.getByRole('button', { name: /Load their version/ }).click();
   await expect(settingsOf(other).getByLabel('Columns')).toHaveValue('24');
   await expect(settingsOf(other).getByLabel('Rows')).toHaveValue('20');
   await other.close();
@@ -214,6 +179,14 @@ test('two editors of one board: the second save is refused and said, never overw
 
 test('a viewer sees the boards and changes nothing', async ({ page, stack }) => {
   const board = await stack.api<{ id: string }>('POST', '/boards', { name: 'Seen' });
+  await stack.api('POST', '/flows', { tag: 'seen-value', variant: 'value' });
+  await stack.api('POST', `/boards/${board.id}/widgets`, {
+    flow_tag: 'seen-value',
+    column: 0,
+    row: 0,
+    width: 4,
+    height: 4,
+  });
   await signIn(page, stack, VIEWER);
   await page.goto(`${stack.serviceUrl}/console/boards`);
   await expect(page.getByRole('row', { name: /^Seen/ })).toBeVisible();
@@ -222,7 +195,13 @@ test('a viewer sees the boards and changes nothing', async ({ page, stack }) => 
   await expect(page.getByRole('button', { name: 'Delete Seen' })).toBeDisabled();
   await page.goto(`${stack.serviceUrl}/console/boards/${board.id}`);
   await expect(page.getByText('Viewers can see everything but change nothing').first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save the board' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Add a widget' })).toBeDisabled();
+  // Its widget can be selected and read, not dragged or resized.
+  await expect(page.getByTestId('editor-widget-value')).toBeVisible();
+  await expect(page.locator('.react-draggable')).toHaveCount(0);
+  await expect(page.locator('.react-resizable-handle:visible')).toHaveCount(0);
+  await page.getByRole('tab', { name: 'Board settings' }).click();
   await expect(page.getByRole('textbox', { name: 'Name' })).toBeDisabled();
   await expect(page.getByLabel('Columns')).toBeDisabled();
-  await expect(page.getByRole('button', { name: 'Save the settings' })).toBeDisabled();
 });

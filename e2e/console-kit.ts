@@ -75,6 +75,9 @@ export async function checkPage(page: Page, name: string): Promise<void> {
     }
   }
   await page.setViewportSize(VIEWPORTS.desktop);
+  // Resized beside another page (a player), Chromium draws it as an occluded window, a frame a
+  // second, until it is in front again.
+  await page.bringToFront();
 }
 
 export { expect };

@@ -1,39 +1,29 @@
-import { Alert, Anchor, Grid, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Loader } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import type { Board } from '../../../src/shared/board';
 import { useCanWrite } from '../session/session';
 import { ErrorAlert } from '../ui/error-panel';
 import { PageHeader } from '../ui/page-header';
 import { VIEWER_MESSAGE } from '../ui/write-button';
-import BoardPreview from './boards/board-preview';
-import { BoardSettings } from './boards/board-settings';
-import { boardDataQuery, boardExportQuery, contentQuery } from './boards/queries';
-import { WidgetList } from './boards/widget-list';
+import { BoardEditor } from './boards/editor/board-editor';
+import { BoardActions } from './boards/board-actions';
+import { contentQuery } from './boards/queries';
 
 /**
- * One board (`boards/:id`): drawn by the player's renderer as screens show it, its settings, and
- * its widgets. Live: a `boards` notice redraws the layout, a `flows` notice the widgets' data.
+ * One board (`boards/:id`) in its editor, drawn by the player's renderer as screens show it. Live:
+ * a `boards` notice brings someone else's save (taken in while nothing is edited), a `flows`
+ * notice the widgets' data.
  */
 export default function BoardPage() {
   const { id = '' } = useParams();
   const canWrite = useCanWrite();
   const content = useQuery(contentQuery(id));
   const board = content.data?.board;
-  const saved = useQuery(boardExportQuery(id));
-  const data = useQuery(boardDataQuery(id));
-  /** The settings being edited, when they pass: the preview shows them before they are saved. */
-  const [draft, setDraft] = useState<Partial<Board> | null>(null);
-  const shown = useMemo(
-    () => (saved.data && draft ? { ...saved.data, ...draft } : saved.data),
-    [saved.data, draft],
-  );
-  const error = content.error ?? saved.error;
   return (
     <>
       <PageHeader
         title={board ? board.name : 'Board'}
+        actions={board && <BoardActions board={board} />}
         description={
           <>
             As screens show it. Boards are played by{' '}
@@ -44,46 +34,14 @@ export default function BoardPage() {
           </>
         }
       />
-      {error && <ErrorAlert error={error} title="The board could not be loaded" />}
+      {content.error && <ErrorAlert error={content.error} title="The board could not be loaded" />}
       {!canWrite && (
         <Alert color="gray" mb="md" role="note">
           {VIEWER_MESSAGE}
         </Alert>
       )}
-      {(content.isPending || saved.isPending) && !error && <Loader aria-label="Loading the board" />}
-      {content.data && shown && (
-        <Grid gap="lg">
-          <Grid.Col span={{ base: 12, lg: 7 }}>
-            <Stack gap="lg">
-              <section aria-labelledby="preview-title">
-                <Title order={2} size="h4" id="preview-title" mb="sm">
-                  Preview{' '}
-                  {draft && (
-                    <Text span c="dimmed" size="sm">
-                      (unsaved settings)
-                    </Text>
-                  )}
-                </Title>
-                <BoardPreview board={shown} data={data.data} />
-              </section>
-              <section aria-labelledby="widgets-title">
-                <Title order={2} size="h4" id="widgets-title" mb="sm">
-                  Widgets
-                </Title>
-                <WidgetList boardId={id} />
-              </section>
-            </Stack>
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, lg: 5 }}>
-            <Paper withBorder p="md">
-              <Title order={2} size="h4" mb="sm">
-                Settings
-              </Title>
-              <BoardSettings content={content.data} onDraft={setDraft} />
-            </Paper>
-          </Grid.Col>
-        </Grid>
-      )}
+      {content.isPending && <Loader aria-label="Loading the board" />}
+      {content.data && <BoardEditor key={id} content={content.data} />}
     </>
   );
 }

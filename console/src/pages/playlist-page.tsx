@@ -22,7 +22,7 @@ import {
 } from './playlists/draft';
 import { ItemList } from './playlists/item-list';
 import type { ItemLabel } from './playlists/item-row';
-import { LeaveGuard } from './playlists/leave-guard';
+import { LeaveGuard } from '../ui/leave-guard';
 import { boardsQuery, playlistQuery } from './playlists/queries';
 
 /** An alert's title in the text's color: Mantine's yellow, orange and red titles on their light backgrounds miss WCAG AA. */
@@ -72,7 +72,7 @@ function Editor({ playlist }: { playlist: Playlist }) {
   const general = Object.entries(draft.errors).filter(([path]) => !/^items\.\d+/.test(path));
   return (
     <Stack gap="lg">
-      <LeaveGuard dirty={draft.dirty} />
+      <LeaveGuard what="This playlist" dirty={draft.dirty} />
       {draft.changedElsewhere && (
         <Alert
           color="orange"

@@ -1,6 +1,6 @@
 import { Box } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { BoardExport } from '../../../../src/shared/board-export';
 import { BoardView } from '../../../../renderer/src/board/board-view';
 import { FlowStore } from '../../../../renderer/src/store/flow-store';
@@ -12,19 +12,23 @@ function mediaOf(board: BoardExport): Record<string, string> {
 
 /**
  * The board as a screen draws it: the player's own BoardView at the board's native size, scaled
- * down to the frame's width (the aspect ratio kept). `data` is the newest export of the board's
- * flows: widgets redraw with it without the board being laid out again.
+ * down to the frame's width (the aspect ratio kept). The widgets' data comes with the board: the
+ * store redraws only the widgets whose data changed. `overlay` draws over the board at the
+ * frame's size (the editor's handles), given the scale.
  */
-export default function BoardPreview({ board, data }: { board: BoardExport; data: BoardExport | undefined }) {
+export default function BoardPreview({
+  board,
+  overlay,
+}: {
+  board: BoardExport;
+  overlay?: (scale: number) => ReactNode;
+}) {
   const { ref, width } = useElementSize();
   const store = useMemo(() => new FlowStore(), []);
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
     store.load({ boards: { preview: board } });
   }, [store, board]);
-  useEffect(() => {
-    if (data) store.load({ boards: { preview: data } });
-  }, [store, data]);
   const [nativeWidth, nativeHeight] = board.size;
   const scale = width ? width / nativeWidth : 0;
   const media = useMemo(() => mediaOf(board), [board]);
@@ -57,6 +61,7 @@ export default function BoardPreview({ board, data }: { board: BoardExport; data
             <BoardView board={board} store={store} media={media} onProblem={setProblem} />
           </div>
         )}
+        {scale > 0 && overlay?.(scale)}
       </Box>
       {problem && (
         <Box component="figcaption" c="dimmed" fz="sm" mt={4}>

@@ -1,8 +1,6 @@
 import {
-  Button,
   ColorInput,
   Fieldset,
-  Group,
   NumberInput,
   Select,
   SimpleGrid,
@@ -11,31 +9,27 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { boardUpdateSchema, type Board } from '../../../../src/shared/board';
-import { boardContentSchema, toContentSave, type BoardContent } from '../../../../src/shared/board-content';
 import { FONT_SIZES } from '../../../../src/shared/common';
 import { libraryUrlOf } from '../../../../src/shared/media';
 import { THEMES } from '../../../../src/shared/theme';
-import { api, ApiError } from '../../api/client';
 import { useCanWrite } from '../../session/session';
-import { ErrorAlert } from '../../ui/error-panel';
 import { fieldErrorsOf, validateBy } from '../../ui/form';
-import { WriteButton } from '../../ui/write-button';
 import { mediaQuery } from '../media/media-query';
-import { contentQuery } from './queries';
 import { toBody, valuesOf, type SettingsValues } from './settings-values';
 
 const THEME_OPTIONS = Object.keys(THEMES);
 
 /**
- * The refusal's details on the form's fields; a widget the new grid would leave off the board
- * (`widgets.<n>.column`, `.width`, `.row`, `.height`) is said on Columns or Rows.
+ * The refusal's details on the form's fields (`board.<field>`); a widget the new grid would leave
+ * off the board (`widgets.<n>.column`, `.width`, `.row`, `.height`) is said on Columns or Rows.
  */
 function gridErrorsOf(error: unknown): FormErrors {
-  const errors = fieldErrorsOf(error);
-  for (const [path, message] of Object.entries(errors)) {
+  const errors: FormErrors = {};
+  for (const [path, message] of Object.entries(fieldErrorsOf(error))) {
+    errors[path.replace(/^board\./, '')] = message;
     const widget = /^widgets\.(\d+)\.(column|width|row|height)$/.exec(path);
     if (!widget) continue;
     const field = widget[2] === 'column' || widget[2] === 'width' ? 'columns' : 'rows';
@@ -57,87 +51,45 @@ function useBackgroundOptions(current: string) {
 
 /**
  * Every setting of the board, checked by the schema the service checks. `onDraft` hears the
- * changed settings whenever they pass (null when none), so the preview shows them before they are
- * saved. Saved with the board's content as it was loaded (`PUT /boards/:id/content`): a board
- * someone else saved meanwhile is refused, said, and never overwritten; the operator loads theirs.
- * A board saved elsewhere refills an untouched form.
+ * changed settings whenever they pass (null when none) and whether what is typed fails, so the
+ * preview shows them before they are saved and the editor saves them with the layout. The form is
+ * refilled whenever the editor's board moves on (a save, someone else's board taken in), and a
+ * refused save puts the service's messages on the fields.
  */
 export function BoardSettings({
-  content,
+  board,
   onDraft,
+  saveError,
 }: {
-  content: BoardContent;
-  onDraft: (update: Partial<Board> | null) => void;
+  board: Board;
+  onDraft: (update: Partial<Board> | null, invalid: boolean) => void;
+  saveError: unknown;
 }) {
-  const { board } = content;
-  /**
-   * The content the form was filled from, which a save is checked against: the live copy moves on
-   * when someone else saves, and saving against it would overwrite their change unseen.
-   */
-  const base = useRef(content);
   const canWrite = useCanWrite();
-  const queries = useQueryClient();
   const form = useForm<SettingsValues>({
     initialValues: valuesOf(board),
     validate: validateBy(boardUpdateSchema, toBody),
   });
-  const { isDirty, setInitialValues, setValues } = form;
+  const { isDirty, setInitialValues, setValues, setErrors } = form;
   const dirty = isDirty();
   useEffect(() => {
     const parsed = boardUpdateSchema.safeParse(toBody(form.values));
-    onDraft(dirty && parsed.success ? parsed.data : null);
+    onDraft(dirty && parsed.success ? parsed.data : null, !parsed.success);
   }, [dirty, form.values, onDraft]);
   useEffect(() => {
-    if (isDirty()) return;
-    base.current = content;
-    setInitialValues(valuesOf(content.board));
-    setValues(valuesOf(content.board));
-    // Refill only when the saved board changes, not on every keystroke.
+    setInitialValues(valuesOf(board));
+    setValues(valuesOf(board));
+    // Refill only when the editor's board changes, not on every keystroke.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [board.updated_at]);
+  useEffect(() => {
+    if (saveError) setErrors(gridErrorsOf(saveError));
+  }, [saveError, setErrors]);
   const backgrounds = useBackgroundOptions(form.values.background_url);
-  const refill = (saved: BoardContent) => {
-    base.current = saved;
-    form.setInitialValues(valuesOf(saved.board));
-    form.setValues(valuesOf(saved.board));
-  };
-  const save = useMutation({
-    mutationFn: (values: SettingsValues) => {
-      const loaded = toContentSave(base.current);
-      return api(boardContentSchema, `/boards/${encodeURIComponent(board.id)}/content`, {
-        method: 'PUT',
-        body: { ...loaded, board: { ...loaded.board, ...toBody(values) } },
-      });
-    },
-    onSuccess: (saved) => {
-      queries.setQueryData(contentQuery(board.id).queryKey, saved);
-      refill(saved);
-      void queries.invalidateQueries({ queryKey: ['boards'] });
-    },
-    onError: (error) => form.setErrors(gridErrorsOf(error)),
-  });
-  const conflict = save.error instanceof ApiError && save.error.status === 409;
-  /** Someone else's save, loaded in place of the edits (which the service refused). */
-  const loadTheirs = async () => {
-    const fresh = await queries.fetchQuery({ ...contentQuery(board.id), staleTime: 0 });
-    refill(fresh);
-    save.reset();
-  };
   const disabled = !canWrite;
   return (
-    <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate aria-label="Board settings">
+    <form onSubmit={(event) => event.preventDefault()} noValidate aria-label="Board settings">
       <Stack gap="sm">
-        {save.error && (
-          <ErrorAlert
-            error={save.error}
-            title={conflict ? 'Changed by someone else' : 'The settings were not saved'}
-          />
-        )}
-        {conflict && (
-          <Button variant="light" onClick={() => void loadTheirs()}>
-            Load their version (your edits are dropped)
-          </Button>
-        )}
         <TextInput label="Name" disabled={disabled} {...form.getInputProps('name')} />
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
           <Select
@@ -226,14 +178,6 @@ export function BoardSettings({
             />
           </SimpleGrid>
         </Fieldset>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" disabled={disabled || !dirty} onClick={form.reset}>
-            Discard the changes
-          </Button>
-          <WriteButton type="submit" loading={save.isPending} disabled={!dirty}>
-            Save the settings
-          </WriteButton>
-        </Group>
       </Stack>
     </form>
   );

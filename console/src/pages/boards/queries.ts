@@ -21,16 +21,10 @@ export const widgetsQuery = (id: string) =>
     queryFn: () => api(z.array(widgetSchema), `${path(id)}/widgets`),
   });
 
-/** What a screen draws: the settings and the widgets with their flows' data; live by `boards` notices. */
-export const boardExportQuery = (id: string) =>
-  queryOptions({
-    queryKey: ['boards', id, 'export'],
-    queryFn: () => api(boardExportSchema, `${path(id)}/export`),
-  });
-
 /**
- * The same export under the `flows` resource, so that new data of the board's flows (a `flows`
- * notice, which says nothing of boards) reaches the preview without refetching every board list.
+ * The board's export (what a screen draws, the widgets' data with it) under the `flows` resource,
+ * so that new data of the board's flows (a `flows` notice, which says nothing of boards) reaches
+ * the editor's preview without refetching every board list.
  */
 export const boardDataQuery = (id: string) =>
   queryOptions({

@@ -1,34 +1,56 @@
-import { Anchor, Table, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
-import { ErrorAlert } from '../../ui/error-panel';
+import { Button, Table, Text } from '@mantine/core';
 import { ListTable } from '../../ui/list-table';
-import { flowsQuery } from '../flows/flow-queries';
-import { widgetsQuery } from './queries';
+import type { DraftWidget, Layout } from './editor/draft';
 
-/** The board's widgets, read only: what each draws, from which flow, on which cells. */
-export function WidgetList({ boardId }: { boardId: string }) {
-  const widgets = useQuery(widgetsQuery(boardId));
-  const flows = useQuery(flowsQuery);
-  const tagOf = (flowId: string) => flows.data?.find((flow) => flow.id === flowId)?.tag ?? flowId;
+/**
+ * The board's widgets as edited, in drawing order (the last on top): what each draws, from which
+ * flow, on which cells; a row's button selects its widget, which on a phone's small preview is
+ * the easier way to it.
+ */
+export function WidgetList({
+  layout,
+  tagOf,
+  selected,
+  onSelect,
+}: {
+  layout: Layout;
+  tagOf: (widget: DraftWidget) => string;
+  selected: string | null;
+  onSelect: (key: string) => void;
+}) {
+  if (layout.length === 0) {
+    return <Text c="dimmed">No widgets yet: the board is empty. Add one from the gallery.</Text>;
+  }
   return (
-    <>
-      {widgets.error && <ErrorAlert error={widgets.error} title="The widgets could not be listed" />}
-      <ListTable label="The board's widgets" minWidth={480} columns={['Variant', 'Flow', 'Cells', 'Size']}>
-        {widgets.data?.map((widget) => (
-          <Table.Tr key={widget.id}>
-            <Table.Td>{widget.variant}</Table.Td>
-            <Table.Td>
-              <Anchor component={Link} to={`/flows/${encodeURIComponent(widget.flow_id)}`}>
-                {tagOf(widget.flow_id)}
-              </Anchor>
-            </Table.Td>
-            <Table.Td>{`column ${widget.column}, row ${widget.row}`}</Table.Td>
-            <Table.Td>{`${widget.width} x ${widget.height}`}</Table.Td>
-          </Table.Tr>
-        ))}
-      </ListTable>
-      {widgets.data?.length === 0 && <Text c="dimmed">No widgets yet: the board is empty.</Text>}
-    </>
+    <ListTable
+      label="The board's widgets"
+      minWidth={480}
+      columns={['Variant', 'Flow', 'Cells', 'Size']}
+      actions
+      striped={false}
+    >
+      {layout.map((widget) => (
+        <Table.Tr
+          key={widget.key}
+          bg={widget.key === selected ? 'var(--mantine-primary-color-light)' : undefined}
+        >
+          <Table.Td>{widget.variant}</Table.Td>
+          <Table.Td>{tagOf(widget)}</Table.Td>
+          <Table.Td>{`column ${widget.column + 1}, row ${widget.row + 1}`}</Table.Td>
+          <Table.Td>{`${widget.width} x ${widget.height}`}</Table.Td>
+          <Table.Td>
+            <Button
+              size="compact-xs"
+              variant="subtle"
+              aria-pressed={widget.key === selected}
+              aria-label={`Select the ${widget.variant} widget showing ${tagOf(widget)}`}
+              onClick={() => onSelect(widget.key)}
+            >
+              Select
+            </Button>
+          </Table.Td>
+        </Table.Tr>
+      ))}
+    </ListTable>
   );
 }

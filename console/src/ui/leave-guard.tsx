@@ -2,13 +2,11 @@ import { Button, Group, Modal, Text } from '@mantine/core';
 import { useEffect } from 'react';
 import { useBeforeUnload, useBlocker } from 'react-router';
 
-/** Mantine's close button has no name of its own. */
-
 /**
  * Keeps unsaved edits from being lost by leaving: another page of the console asks first; closing
  * or reloading the tab gets the browser's own question.
  */
-export function LeaveGuard({ dirty }: { dirty: boolean }) {
+export function LeaveGuard({ dirty, what }: { dirty: boolean; what: string }) {
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname,
   );
@@ -25,7 +23,7 @@ export function LeaveGuard({ dirty }: { dirty: boolean }) {
       onClose={() => blocker.reset?.()}
       title="Leave without saving?"
     >
-      <Text size="sm">This playlist has unsaved changes: leaving loses them.</Text>
+      <Text size="sm">{what} has unsaved changes: leaving loses them.</Text>
       <Group justify="flex-end" mt="md">
         <Button variant="default" onClick={() => blocker.reset?.()} data-autofocus>
           Stay and keep editing

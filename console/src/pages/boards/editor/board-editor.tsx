@@ -1,0 +1,163 @@
+import { Alert, Button, Grid, Modal, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useMemo, useState } from 'react';
+import type { BoardContent } from '../../../../../src/shared/board-content';
+import type { Flow } from '../../../../../src/shared/flow';
+import type { Variant } from '../../../../../src/shared/variants';
+import { useCanWrite } from '../../../session/session';
+import { ErrorAlert } from '../../../ui/error-panel';
+import { LeaveGuard } from '../../../ui/leave-guard';
+import BoardPreview from '../board-preview';
+import { BoardSettings } from '../board-settings';
+import { WidgetList } from '../widget-list';
+import { AddWidget } from './add-widget';
+import { newKey, type DraftWidget } from './draft';
+import { EditorToolbar } from './editor-toolbar';
+import { LayoutCanvas } from './layout-canvas';
+import { freeSpot, newWidgetSize } from './placement';
+import { previewOf, useLayoutFlows } from './preview-board';
+import { useBoardEditor } from './use-board-editor';
+import { WidgetData } from './widget-data';
+import { WidgetInspector } from './widget-inspector';
+
+/**
+ * The board editor: the board drawn by the player's renderer as screens show it, with handles to
+ * drag and resize its widgets on the grid; the selected widget's placement, look and data; the
+ * board's settings. Layout and settings are saved together, explicitly, against the board as it
+ * was loaded: someone else's save in between is reported and never overwritten.
+ */
+export function BoardEditor({ content }: { content: BoardContent }) {
+  const canWrite = useCanWrite();
+  const editor = useBoardEditor(content);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [adding, setAdding] = useState(false);
+  const phone = useMediaQuery('(max-width: 36em)') ?? false;
+  const board = useMemo(
+    () => ({ ...editor.base.board, ...editor.settings }),
+    [editor.base.board, editor.settings],
+  );
+  const { flows, dataByTag } = useLayoutFlows(board.id, editor.layout);
+  const shown = useMemo(
+    () => previewOf(board, editor.layout, flows, dataByTag),
+    [board, editor.layout, flows, dataByTag],
+  );
+  const tagOf = (widget: DraftWidget) => flows.get(widget.flow_id)?.tag ?? widget.flow_id;
+  const widget = editor.layout.find((candidate) => candidate.key === selected);
+  const flow = widget && flows.get(widget.flow_id);
+
+  const remove = (key: string) => {
+    editor.change(editor.layout.filter((candidate) => candidate.key !== key));
+    setSelected(null);
+  };
+  const add = (variant: Variant, picked: Flow) => {
+    const key = newKey();
+    const spot = freeSpot(board, editor.layout, newWidgetSize(board));
+    editor.change([...editor.layout, { key, flow_id: picked.id, variant, background: 'default', ...spot }]);
+    setSelected(key);
+    setAdding(false);
+  };
+
+  return (
+    <>
+      <LeaveGuard what="This board" dirty={editor.dirty} />
+      <Modal
+        opened={adding}
+        onClose={() => setAdding(false)}
+        title="Add a widget"
+        size="min(72rem, 100%)"
+        fullScreen={phone}
+      >
+        <AddWidget boardName={board.name} onAdd={add} />
+      </Modal>
+      {editor.saveError !== null && (
+        <ErrorAlert
+          error={editor.saveError}
+          title={editor.conflict ? 'Changed by someone else' : 'The board was not saved'}
+        />
+      )}
+      {editor.conflict && (
+        <Button variant="light" mb="md" onClick={() => void editor.loadTheirs()}>
+          Load their version (your edits are dropped)
+        </Button>
+      )}
+      {editor.stale && editor.dirty && !editor.conflict && (
+        <Alert color="yellow" mb="md" title="Someone else saved this board">
+          Saving now will be refused so that their change is not lost; you can load their version.
+        </Alert>
+      )}
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, lg: 8 }}>
+          <Stack gap="lg">
+            <section aria-labelledby="preview-title">
+              <Title order={2} size="h4" id="preview-title" mb="sm">
+                The board
+              </Title>
+              <EditorToolbar editor={editor} onAdd={() => setAdding(true)} />
+              <BoardPreview
+                board={shown}
+                overlay={(scale) => (
+                  <LayoutCanvas
+                    board={board}
+                    layout={editor.layout}
+                    scale={scale}
+                    tagOf={tagOf}
+                    selected={selected}
+                    onSelect={setSelected}
+                    onChange={editor.change}
+                    onDelete={remove}
+                    editable={canWrite}
+                  />
+                )}
+              />
+            </section>
+            <section aria-labelledby="widgets-title">
+              <Title order={2} size="h4" id="widgets-title" mb="sm">
+                Widgets
+              </Title>
+              <WidgetList layout={editor.layout} tagOf={tagOf} selected={selected} onSelect={setSelected} />
+            </section>
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 4 }}>
+          <Paper withBorder p="md">
+            <Tabs defaultValue="widget" keepMounted>
+              <Tabs.List mb="md">
+                <Tabs.Tab value="widget">Widget</Tabs.Tab>
+                <Tabs.Tab value="board">Board settings</Tabs.Tab>
+              </Tabs.List>
+              <Tabs.Panel value="widget">
+                {widget ? (
+                  <Stack gap="lg">
+                    <WidgetInspector
+                      board={board}
+                      layout={editor.layout}
+                      widget={widget}
+                      onChange={editor.change}
+                      onDelete={() => remove(widget.key)}
+                      disabled={!canWrite}
+                    />
+                    {flow && (
+                      <WidgetData key={flow.id} flow={flow} variant={widget.variant} disabled={!canWrite} />
+                    )}
+                  </Stack>
+                ) : (
+                  <Text c="dimmed" size="sm">
+                    Select a widget on the board, or in the list, to place it, style it and set its data.
+                  </Text>
+                )}
+              </Tabs.Panel>
+              <Tabs.Panel value="board">
+                <BoardSettings
+                  key={editor.generation}
+                  board={editor.base.board}
+                  onDraft={editor.onSettings}
+                  saveError={editor.saveError}
+                />
+              </Tabs.Panel>
+            </Tabs>
+          </Paper>
+        </Grid.Col>
+      </Grid>
+    </>
+  );
+}
