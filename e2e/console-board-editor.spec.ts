@@ -210,3 +210,31 @@ test('two editors move widgets of one board: the second save is refused and said
   await expect(other.getByTestId('editor-status')).toHaveText('Every change is saved');
   await other.close();
 });
+
+test("a widget's flow is fed by a script attached in the editor", async ({ admin: page, stack }) => {
+  const board = await stack.api<{ id: string }>('POST', '/boards', { name: 'Fed' });
+  const flow = await stack.api<{ id: string }>('POST', '/flows', { tag: 'fed-value', variant: 'value' });
+  await stack.api('POST', `/boards/${board.id}/widgets`, {
+    flow_tag: 'fed-value',
+    column: 0,
+    row: 0,
+    width: 4,
+    height: 4,
+  });
+  const script = await stack.api<{ id: string }>('POST', '/scripts', {
+    name: 'Visitors today',
+    code: 'return { value: 7 };',
+    interval: '1h',
+  });
+  await page.goto(`${stack.serviceUrl}/console/boards/${board.id}`);
+  await handle(page, 'value').click();
+  await page.getByRole('combobox', { name: 'Fed by' }).click();
+  await page.getByRole('option', { name: 'Visitors today' }).click();
+  await expect(page.getByRole('link', { name: 'Open the script' })).toBeVisible();
+  expect((await stack.api<{ source: string }>('GET', `/flows/${flow.id}`)).source).toBe(script.id);
+  // Detached again: the flow takes pushed data.
+  await page.getByRole('combobox', { name: 'Fed by' }).click();
+  await page.getByRole('option', { name: 'Data pushed to it (no script)' }).click();
+  await expect(page.getByRole('link', { name: 'write a script' })).toBeVisible();
+  expect((await stack.api<{ source: string | null }>('GET', `/flows/${flow.id}`)).source).toBeNull();
+});
