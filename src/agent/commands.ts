@@ -15,7 +15,18 @@ export interface DeviceControls {
   restart(): void | Promise<void>;
   /** A PNG of exactly what the screen shows. */
   screenshot?(): Promise<Uint8Array>;
+  /**
+   * Puts the display to sleep where the platform allows (DPMS through the display server, HDMI-CEC
+   * standby), answering which way it did; without these the renderer's black, paused screen is
+   * all there is ('black'). Absent: 'black'.
+   */
+  sleepDisplay?(): Promise<PowerMethod>;
+  /** Wakes what sleepDisplay put to sleep. */
+  wakeDisplay?(): Promise<void>;
 }
+
+/** How a screen is off: its display asleep by DPMS or by HDMI-CEC, or only drawn black. */
+export type PowerMethod = 'dpms' | 'cec' | 'black';
 
 /** The service routes commands use (the ServiceClient's). */
 export interface CommandService {

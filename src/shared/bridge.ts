@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { tagSchema, timestampSchema } from './common';
 import { boardExportSchema } from './board-export';
 import { displaySchema } from './device';
+import { rotationSchema } from './schedule';
 import { SCREENSHOT_BASE64_MAX } from './command';
 import { metricsDataSchema } from './metrics';
 import { notificationSchema } from './notification';
@@ -56,6 +57,11 @@ export const playerStateSchema = z.object({
   media: z.record(z.string(), z.string()),
   /** Set while the screen has no service or credential it can play with (see setupSchema). */
   setup: setupSchema.nullable().optional(),
+  /**
+   * How the picture is turned (degrees clockwise) and whether the screen is off now (a power
+   * window: the renderer draws black and plays nothing). Absent: upright and on.
+   */
+  display: z.object({ rotation: rotationSchema, off: z.boolean() }).optional(),
 });
 export type PlayerState = z.infer<typeof playerStateSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema, tagSchema, timestampSchema } from './common';
 import { textSchema } from './limits';
+import { timeZoneSchema } from './schedule';
 
 const deviceName = textSchema.trim().max(255, 'must be at most 255 characters');
 const deviceDescription = textSchema.trim().max(1000, 'must be at most 1000 characters');
@@ -73,6 +74,10 @@ export const heartbeatSchema = z.strictObject({
     .array(failureSchema)
     .max(MAX_FAILURES)
     .default(() => []),
+  /** The screen's own time zone (what its system says), where schedules are read without one set. */
+  time_zone: timeZoneSchema.optional(),
+  /** Whether a power window has the screen off now, and how: its display asleep, or only black. */
+  power: z.strictObject({ off: z.boolean(), method: z.enum(['dpms', 'cec', 'black']).nullable() }).optional(),
 });
 export type Heartbeat = z.infer<typeof heartbeatSchema>;
 
