@@ -35,6 +35,7 @@ import { consoleRoutes } from './routes/console';
 import { deviceHistoryRoutes } from './routes/device-history';
 import { deviceRoutes } from './routes/devices';
 import { flowRoutes } from './routes/flows';
+import { groupRoutes } from './routes/groups';
 import { healthRoutes } from './routes/health';
 import { mediaRoutes } from './routes/media';
 import { metricRoutes } from './routes/metrics';
@@ -42,6 +43,7 @@ import { notificationRoutes } from './routes/notifications';
 import { pairingRoutes } from './routes/pairings';
 import { playRoutes } from './routes/plays';
 import { playlistRoutes } from './routes/playlists';
+import { screenSettingsRoutes } from './routes/screen-settings';
 import { screenshotRoutes } from './routes/screenshots';
 import { scriptRoutes } from './routes/scripts';
 import { sessionRoutes } from './routes/session';
@@ -89,12 +91,14 @@ const ROUTES = [
   boardContentRoutes,
   widgetRoutes,
   deviceRoutes,
+  screenSettingsRoutes,
   deviceHistoryRoutes,
   pairingRoutes,
   commandRoutes,
   screenshotRoutes,
   playRoutes,
   playlistRoutes,
+  groupRoutes,
   mediaRoutes,
   scriptRoutes,
 ];

@@ -111,6 +111,11 @@ describe('the screens overview', () => {
       id: expect.any(String),
       tag: 'bare',
       playlist_id: null,
+      group_id: null,
+      schedule: null,
+      power: null,
+      rotation: null,
+      time_zone: null,
       name: '',
       description: '',
       online: false,
@@ -138,13 +143,18 @@ describe('the screens overview', () => {
     // Without include, the list is as it always was.
     expect(Object.keys((await service.call('GET', '/devices')).json()[0]).sort()).toEqual([
       'description',
+      'group_id',
       'id',
       'last_seen_date',
       'last_seen_ip',
       'name',
       'online',
       'playlist_id',
+      'power',
+      'rotation',
+      'schedule',
       'tag',
+      'time_zone',
     ]);
   });
 

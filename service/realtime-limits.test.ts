@@ -25,7 +25,7 @@ const open = clients.open;
 /** The statements the store ran to find devices' rooms (realtime/subscriptions.ts). */
 const roomQueries: string[] = [];
 const ROOM_QUERY =
-  /from "devices" as "d" left join "playlists"|^select "id", "settings" from "boards"|^select distinct "board_id", "flow_id" from "widgets"/;
+  /from "devices" as "d" left join "groups"|^select "id", "items" from "playlists"|^select "id", "settings" from "boards"|^select distinct "board_id", "flow_id" from "widgets"/;
 
 const SCREENS = 30;
 const screens = Array.from({ length: SCREENS }, (_, i) => `screen-${i}`);
@@ -55,11 +55,12 @@ afterAll(() => service.close());
 const sorted = (values: readonly string[] | undefined) => [...(values ?? [])].sort();
 
 describe('rooms, for many devices at once', () => {
-  it('gives every device the rooms it gets alone, in three queries', async () => {
+  it('gives every device the rooms it gets alone, in four queries', async () => {
     const tags = ['lobby', 'hall', 'spare', 'nobody', ...screens];
     roomQueries.length = 0;
     const all = await roomsOfDevices(service.db, tags);
-    expect(roomQueries).toHaveLength(3);
+    // The devices with their groups, the playlists they may play, the boards, the widgets.
+    expect(roomQueries).toHaveLength(4);
     for (const tag of tags)
       expect(sorted(all.get(tag)), tag).toEqual(sorted(await roomsOfDevice(service.db, tag)));
     expect(sorted(all.get('lobby'))).toEqual(
@@ -81,8 +82,8 @@ describe('rooms, for many devices at once', () => {
     const items = [{ type: 'board', board_id: 'b2', channel_id: null, duration: 10 }];
     expect((await service.call('PATCH', '/playlists/p1', { items })).statusCode).toBe(200);
     await expect.poll(inRoom).toBe(SCREENS);
-    // One socket at a time would have taken three queries each.
-    expect(roomQueries.length).toBeLessThanOrEqual(3);
+    // One socket at a time would have taken four queries each.
+    expect(roomQueries.length).toBeLessThanOrEqual(4);
     const back = [{ type: 'board', board_id: 'b1', channel_id: null, duration: 10 }];
     expect((await service.call('PATCH', '/playlists/p1', { items: back })).statusCode).toBe(200);
     await expect.poll(inRoom).toBe(0);

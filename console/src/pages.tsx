@@ -5,6 +5,7 @@ import {
   faDiagramProject,
   faImages,
   faKey,
+  faLayerGroup,
   faListOl,
   faTableCellsLarge,
   faTv,
@@ -28,6 +29,12 @@ export const PAGES: readonly Page[] = [
     nav: { label: 'Screens', icon: faTv },
   },
   { path: 'screens/:tag', component: lazy(() => import('./pages/screen-page')) },
+  {
+    path: 'groups',
+    component: lazy(() => import('./pages/groups-page')),
+    nav: { label: 'Groups', icon: faLayerGroup },
+  },
+  { path: 'groups/:id', component: lazy(() => import('./pages/group-page')) },
   {
     path: 'playlists',
     component: lazy(() => import('./pages/playlists-page')),

@@ -1,11 +1,19 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { PlayerState, WallboardBridge } from '../../src/shared/bridge';
 import { Player } from './player/player';
 import { SetupScreen } from './pairing-screen';
+import { ScreenOff } from './screen/screen-off';
+import { Stage } from './screen/stage';
 import { FlowStore } from './store/flow-store';
 import { WaitingScreen } from './waiting-screen';
 
-export function App({ bridge }: { bridge: WallboardBridge | null }) {
+const UPRIGHT = { rotation: 0, off: false } as const;
+
+/**
+ * The screen: whatever the state says to show, on a stage turned as the state's display says.
+ * `children` (the remote commands' faces) are drawn over it, on the same stage.
+ */
+export function App({ bridge, children }: { bridge: WallboardBridge | null; children?: ReactNode }) {
   const [state, setState] = useState<PlayerState | null>(null);
   const [store] = useState(() => new FlowStore({ mode: 'frame' }));
 
@@ -30,28 +38,36 @@ export function App({ bridge }: { bridge: WallboardBridge | null }) {
     };
   }, [bridge, store]);
 
-  if (!bridge) {
-    return <WaitingScreen headline="Wallboard" detail="No device agent is connected to this player." />;
-  }
-  if (!state) {
-    return <WaitingScreen headline="Wallboard" detail="Starting…" />;
-  }
-  // Looking for a service, pairing, or refused: the whole screen says so, cached content or not.
-  if (state.setup) {
-    return <SetupScreen setup={state.setup} device={state.device} bridge={bridge} />;
-  }
+  const display = state?.display ?? UPRIGHT;
   return (
-    <Player
-      state={state}
-      store={store}
-      bridge={bridge}
-      waiting={
-        <WaitingScreen
-          headline="Waiting for a playlist"
-          detail="Assign a playlist to this device in the Wallboard service."
-          device={state.device}
+    <Stage rotation={display.rotation}>
+      {!bridge ? (
+        <WaitingScreen headline="Wallboard" detail="No device agent is connected to this player." />
+      ) : !state ? (
+        <WaitingScreen headline="Wallboard" detail="Starting…" />
+      ) : state.setup ? (
+        // Looking for a service, pairing, or refused: the whole screen says so, cached content or not.
+        display.off ? (
+          <ScreenOff />
+        ) : (
+          <SetupScreen setup={state.setup} device={state.device} bridge={bridge} />
+        )
+      ) : (
+        <Player
+          state={state}
+          store={store}
+          bridge={bridge}
+          off={display.off}
+          waiting={
+            <WaitingScreen
+              headline="Waiting for a playlist"
+              detail="Assign a playlist to this device in the Wallboard service."
+              device={state.device}
+            />
+          }
         />
-      }
-    />
+      )}
+      {children}
+    </Stage>
   );
 }

@@ -13,8 +13,8 @@ const root = createRoot(container);
 findBridge((bridge) =>
   root.render(
     <StrictMode>
-      <App bridge={bridge} />
-      {bridge && <RemoteCommands bridge={bridge} />}
+      {/* On the App's stage, so the identify face turns with the screen. */}
+      <App bridge={bridge}>{bridge && <RemoteCommands bridge={bridge} />}</App>
     </StrictMode>,
   ),
 );

@@ -1,12 +1,14 @@
 import type { Device, DeviceCreate, DeviceUpdate, Heartbeat } from '../../src/shared/device';
 import type { ServiceContext } from '../context';
+import type { Queryable } from '../db/database';
 import type { Emit } from '../realtime/publisher';
 import { rooms } from '../realtime/rooms';
 import { DeviceHistoryRepository } from '../repositories/device-history';
-import { DeviceRepository, unknownPlaylist } from '../repositories/devices';
+import { DeviceRepository, unknownGroup } from '../repositories/devices';
+import { GroupRepository } from '../repositories/groups';
 import { heartbeatHistory } from './device-history';
-import { PlaylistRepository } from '../repositories/playlists';
 import { TokenRepository } from '../repositories/tokens';
+import { checkPlaylistsNamed, checkSchedule } from './screen-settings';
 
 /**
  * Devices and their presence. A device is online from its first heartbeat until it says it goes
@@ -18,27 +20,38 @@ function announce(emit: Emit, tag: string): void {
   emit({ type: 'device.changed', device_tag: tag }, [rooms.device(tag)]);
 }
 
-/** Checked first for a clear answer; the repository still refuses a playlist deleted meanwhile. */
-async function checkPlaylist(ctx: ServiceContext, id: string | null | undefined): Promise<void> {
-  if (id && !(await new PlaylistRepository(ctx.db).exists(id))) throw unknownPlaylist(id);
+/**
+ * What the store cannot check of a device's settings, in the write's transaction: its schedule's
+ * playlists exist (locked until the commit), and so does its group (locked too, so that a delete
+ * of the group does not miss it). The repository still refuses a playlist deleted meanwhile.
+ */
+async function checkReferences(tx: Queryable, input: DeviceUpdate): Promise<void> {
+  await checkPlaylistsNamed(tx, input);
+  if (input.group_id && !(await new GroupRepository(tx).lock(input.group_id))) {
+    throw unknownGroup(input.group_id);
+  }
 }
 
 /** A device with an unused tag. Nothing is listening to its room yet. */
 export async function createDevice(ctx: ServiceContext, input: DeviceCreate): Promise<Device> {
-  await checkPlaylist(ctx, input.playlist_id);
-  const device = await new DeviceRepository(ctx.db).create(input);
+  checkSchedule(input.schedule);
+  const device = await ctx.events.transaction(async (tx) => {
+    await checkReferences(tx, input);
+    return new DeviceRepository(tx).create(input);
+  });
   ctx.notices.changed('devices', device.tag);
   return device;
 }
 
-/** Null when there is no such device; playlist_id null takes its playlist away. */
+/** Null when there is no such device; a setting null unsets it (its group's, or the default, applies). */
 export async function updateDevice(
   ctx: ServiceContext,
   tag: string,
   patch: DeviceUpdate,
 ): Promise<Device | null> {
-  await checkPlaylist(ctx, patch.playlist_id);
+  checkSchedule(patch.schedule);
   return ctx.events.transaction(async (tx, emit) => {
+    await checkReferences(tx, patch);
     const updated = await new DeviceRepository(tx).update(tag, patch);
     // An empty patch changes nothing, so the device need not hear of it.
     if (updated && Object.values(patch).some((value) => value !== undefined)) announce(emit, tag);
@@ -75,7 +88,9 @@ export async function recordHeartbeat(
   const now = ctx.clock.now();
   const diagnostics = { ...heartbeat, received_at: now.toISOString() };
   const { device, noticed } = await ctx.events.transaction(async (tx, emit) => {
-    const change = await new DeviceRepository(tx).recordHeartbeat(tag, diagnostics, now, ip);
+    const devices = new DeviceRepository(tx);
+    // The zone it reports is where its schedules are read when none is set on it.
+    const change = await devices.recordHeartbeat(tag, diagnostics, now, ip, heartbeat.time_zone);
     if (!change) return { device: null, noticed: false };
     if (!change.wasOnline) announce(emit, tag);
     const entries = heartbeatHistory(change.previousDiagnostics, heartbeat, change.wasOnline, now, ip);

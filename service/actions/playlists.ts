@@ -4,9 +4,10 @@ import type { ServiceContext } from '../context';
 import { invalid } from '../domain/errors';
 import type { Emit } from '../realtime/publisher';
 import { rooms } from '../realtime/rooms';
-import { DeviceRepository } from '../repositories/devices';
 import { PlaylistRepository } from '../repositories/playlists';
+import { ScreenSettingsRepository } from '../repositories/screen-settings';
 import { checkMediaExist } from './media';
+import { announceScreens } from './screen-settings';
 
 /** Board items must name an existing board, and their channel (when given) an existing channel. */
 async function checkItems(ctx: ServiceContext, items: readonly PlaylistItem[]): Promise<void> {
@@ -70,16 +71,20 @@ export async function updatePlaylist(
   });
 }
 
-/** False when there is no such playlist; the devices that had it are left without one. */
+/**
+ * False when there is no such playlist. The devices and groups that had it are left without one,
+ * and the schedules that named it without its entries (and without it as their default).
+ */
 export function deletePlaylist(ctx: ServiceContext, id: string): Promise<boolean> {
-  // The foreign key clears the devices' playlist_id, so who had it is asked first. The lock
-  // keeps a device from being given the playlist between that question and the delete.
+  // The foreign key clears the devices' and groups' playlist_id, so who had it is asked first.
+  // The lock keeps a device or a group from being given the playlist between that question and
+  // the delete (schedules name their playlists under the same lock: actions/screen-settings.ts).
   return ctx.events.transaction(async (tx, emit) => {
     const repository = new PlaylistRepository(tx);
     if (!(await repository.lockForDelete(id))) return false;
-    const had = await new DeviceRepository(tx).tagsWithPlaylist(id);
+    const had = await new ScreenSettingsRepository(tx).forgetPlaylist(id);
     await repository.delete(id);
-    for (const tag of had) emit({ type: 'device.changed', device_tag: tag }, [rooms.device(tag)]);
+    announceScreens(emit, had);
     playlistChanged(emit, id);
     return true;
   });

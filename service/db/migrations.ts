@@ -4,6 +4,7 @@ import { commandsAndPlays } from './migrations/commands';
 import { media } from './migrations/media';
 import { operators } from './migrations/operators';
 import { pairings } from './migrations/pairings';
+import { schedules } from './migrations/schedules';
 import { users } from './migrations/users';
 
 /**
@@ -207,4 +208,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'users', up: users },
   { version: 6, name: 'media', up: media },
   { version: 7, name: 'operators', up: operators },
+  { version: 8, name: 'schedules', up: schedules },
 ];

@@ -23,6 +23,8 @@ type DefaultFlag = ColumnType<boolean | number, boolean | undefined, boolean>;
 type Json = ColumnType<string, string, string>;
 type DefaultJson = ColumnType<string, string | undefined, string>;
 type NullableJson = ColumnType<string | null, string | null, string | null>;
+type OptionalNullable<T> = ColumnType<T | null, T | null | undefined, T | null>;
+type OptionalNullableJson = OptionalNullable<string>;
 
 export interface SchemaMigrationsTable {
   version: number;
@@ -116,6 +118,27 @@ export interface DevicesTable {
   last_seen_ip: string | null;
   diagnostics: NullableJson;
   created_at: DefaultTimestamp;
+  /** Its group, and its own settings, each null when not set on it (migration 8). */
+  group_id: OptionalNullable<string>;
+  schedule: OptionalNullableJson;
+  power: OptionalNullableJson;
+  rotation: OptionalNullable<number>;
+  time_zone: OptionalNullable<string>;
+  /** The zone its last heartbeat reported. */
+  reported_time_zone: OptionalNullable<string>;
+}
+
+/** Screens managed together (migration 8); each setting null when not set on the group. */
+export interface GroupsTable {
+  id: string;
+  name: string;
+  playlist_id: OptionalNullable<string>;
+  schedule: OptionalNullableJson;
+  power: OptionalNullableJson;
+  rotation: OptionalNullable<number>;
+  time_zone: OptionalNullable<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface EventsTable {
@@ -170,7 +193,8 @@ export interface PairingsTable {
 export interface CommandsTable {
   id: string;
   device_id: string;
-  type: 'reload' | 'restart' | 'identify' | 'screenshot';
+  /** `wake` from migration 8. */
+  type: 'reload' | 'restart' | 'identify' | 'screenshot' | 'wake';
   status: 'queued' | 'delivered' | 'done' | 'failed';
   reason: string | null;
   created_at: Timestamp;
@@ -290,4 +314,5 @@ export interface Schema {
   media_chunks: MediaChunksTable;
   device_history: DeviceHistoryTable;
   sign_in_codes: SignInCodesTable;
+  groups: GroupsTable;
 }

@@ -2,6 +2,7 @@ import type { BoardSettings } from '../../src/shared/board';
 import type { PlaylistItem } from '../../src/shared/playlist';
 import type { Queryable } from '../db/database';
 import { fromJson } from '../db/dialect';
+import { ScreenSettingsRepository } from '../repositories/screen-settings';
 import { rooms } from './rooms';
 
 /**
@@ -17,8 +18,8 @@ function chunks<T>(values: readonly T[]): T[][] {
 }
 
 /** The board items of a playlist as read: the boards it plays and the channels its items name. */
-function boardItemsOf(items: string | null): { boardIds: string[]; channels: string[] } {
-  const parsed = items === null ? [] : fromJson<PlaylistItem[]>(items);
+function boardItemsOf(items: string): { boardIds: string[]; channels: string[] } {
+  const parsed = fromJson<PlaylistItem[]>(items);
   const boardItems = parsed.flatMap((item) => (item.type === 'board' && item.board_id ? [item] : []));
   return {
     boardIds: [...new Set(boardItems.map((item) => item.board_id))],
@@ -27,27 +28,38 @@ function boardItemsOf(items: string | null): { boardIds: string[]; channels: str
 }
 
 /**
- * The rooms of everything each device shows: itself, its playlist, the boards of the playlist, the
- * flows of their widgets, and the channels whose notifications it shows (every channel of each
- * board it plays, and the channel a playlist item names). Three queries for any number of
- * devices (one per CHUNK of them): devices with their playlists, the boards, the widgets' flows.
- * A tag with no device gets its own room only.
+ * The rooms of everything each device shows: itself, every playlist its settings may play (its
+ * playlist, or its group's, and those its schedule names: `playlist_ids` of
+ * domain/screen-settings.ts), the boards of those playlists, the flows of their widgets, and the
+ * channels whose notifications it shows (every channel of each board it plays, and the channel a
+ * playlist item names). Four queries for any number of devices (one per CHUNK of them): devices
+ * with their groups, their playlists, the boards, the widgets' flows. A tag with no device gets
+ * its own room only.
  */
 export async function roomsOfDevices(db: Queryable, tags: readonly string[]): Promise<Map<string, string[]>> {
   const unique = [...new Set(tags)];
   const result = new Map(unique.map((tag) => [tag, [rooms.device(tag)]]));
-  const playlistOf = new Map<string, { id: string; boardIds: string[]; channels: string[] }>();
-  for (const chunk of chunks(unique)) {
-    const devices = await db.kysely
-      .selectFrom('devices as d')
-      .leftJoin('playlists as p', 'p.id', 'd.playlist_id')
-      .select(['d.tag', 'd.playlist_id', 'p.items'])
-      .where('d.tag', 'in', chunk)
+  const playlistsOf = new Map<string, string[]>();
+  for (const [tag, { settings }] of await new ScreenSettingsRepository(db).ofDevices(unique)) {
+    if (settings.playlist_ids.length > 0) playlistsOf.set(tag, settings.playlist_ids);
+  }
+  const items = new Map<string, { boardIds: string[]; channels: string[] }>();
+  for (const chunk of chunks([...new Set([...playlistsOf.values()].flat())])) {
+    const playlists = await db.kysely
+      .selectFrom('playlists')
+      .select(['id', 'items'])
+      .where('id', 'in', chunk)
       .execute();
-    for (const device of devices) {
-      if (device.playlist_id)
-        playlistOf.set(device.tag, { id: device.playlist_id, ...boardItemsOf(device.items) });
-    }
+    for (const playlist of playlists) items.set(playlist.id, boardItemsOf(playlist.items));
+  }
+  const playlistOf = new Map<string, { ids: string[]; boardIds: string[]; channels: string[] }>();
+  for (const [tag, ids] of playlistsOf) {
+    const played = ids.flatMap((id) => items.get(id) ?? []);
+    playlistOf.set(tag, {
+      ids,
+      boardIds: [...new Set(played.flatMap((playlist) => playlist.boardIds))],
+      channels: played.flatMap((playlist) => playlist.channels),
+    });
   }
   const boardIds = [...new Set([...playlistOf.values()].flatMap((playlist) => playlist.boardIds))];
   const boardChannels = new Map<string, string[]>();
@@ -73,7 +85,7 @@ export async function roomsOfDevices(db: Queryable, tags: readonly string[]): Pr
   }
   for (const [tag, playlist] of playlistOf) {
     const own = result.get(tag) as string[];
-    own.push(rooms.playlist(playlist.id));
+    own.push(...playlist.ids.map(rooms.playlist));
     // Boards deleted since the playlist named them are skipped, as are their flows and channels.
     const boards = playlist.boardIds.filter((id) => boardChannels.has(id));
     const flows = new Set(boards.flatMap((id) => boardFlows.get(id) ?? []));

@@ -5,12 +5,18 @@ import { conflict, invalid } from '../domain/errors';
 import { newId } from '../ids';
 import { refusing } from './refusals';
 import { iso, setsNothing } from './rows';
+import { everySetting, settingsFromRow, settingsToRow, type SettingsRow } from './setting-columns';
 
 /** The columns a device answer is made of: `diagnostics` is only served by the status route. */
 const COLUMNS = [
   'id',
   'tag',
   'playlist_id',
+  'group_id',
+  'schedule',
+  'power',
+  'rotation',
+  'time_zone',
   'name',
   'description',
   'online',
@@ -18,10 +24,10 @@ const COLUMNS = [
   'last_seen_ip',
 ] as const;
 
-interface DeviceRow {
+interface DeviceRow extends SettingsRow {
   id: string;
   tag: string;
-  playlist_id: string | null;
+  group_id: string | null;
   name: string;
   description: string;
   online: boolean | number;
@@ -34,7 +40,8 @@ export function deviceFromRow(row: DeviceRow): Device {
   return {
     id: row.id,
     tag: row.tag,
-    playlist_id: row.playlist_id,
+    ...settingsFromRow(row),
+    group_id: row.group_id,
     name: row.name,
     description: row.description,
     online: flag(row.online),
@@ -48,8 +55,12 @@ export const unknownPlaylist = (id: string) =>
     { path: 'body.playlist_id', message: 'must name an existing playlist' },
   ]);
 
-/** The playlist was deleted between a check and the write. */
-const playlistGone = (id: string | null | undefined) => (id ? () => unknownPlaylist(id) : undefined);
+export const unknownGroup = (id: string) =>
+  invalid(`group ${id} does not exist`, [{ path: 'body.group_id', message: 'must name an existing group' }]);
+
+/** The playlist or the group was deleted between a check and the write. */
+const referenceGone = (input: { playlist_id?: string | null; group_id?: string | null }) => () =>
+  input.group_id ? unknownGroup(input.group_id) : unknownPlaylist(input.playlist_id ?? '');
 
 /** A device after a presence change, and whether it was online just before. */
 export interface PresenceChange {
@@ -65,6 +76,17 @@ export class DeviceRepository {
 
   async list(): Promise<Device[]> {
     const rows = await this.db.kysely.selectFrom('devices').select(COLUMNS).orderBy('tag').execute();
+    return rows.map(deviceFromRow);
+  }
+
+  /** The screens of a group, by tag. */
+  async inGroup(groupId: string): Promise<Device[]> {
+    const rows = await this.db.kysely
+      .selectFrom('devices')
+      .select(COLUMNS)
+      .where('group_id', '=', groupId)
+      .orderBy('tag')
+      .execute();
     return rows.map(deviceFromRow);
   }
 
@@ -86,7 +108,8 @@ export class DeviceRepository {
         tag: input.tag,
         name: input.name,
         description: input.description,
-        playlist_id: input.playlist_id,
+        group_id: input.group_id ?? null,
+        ...settingsToRow(everySetting(input)),
       })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
@@ -96,14 +119,19 @@ export class DeviceRepository {
           conflict(`a device with tag "${input.tag}" already exists`, [
             { path: 'body.tag', message: 'is already used by another device' },
           ]),
-        foreignKey: playlistGone(input.playlist_id),
+        foreignKey: referenceGone(input),
       }),
     );
   }
 
   /** Null when there is no such device; an empty patch answers the device as it is. */
   async update(tag: string, patch: DeviceUpdate): Promise<Device | null> {
-    const set = { name: patch.name, description: patch.description, playlist_id: patch.playlist_id };
+    const set = {
+      name: patch.name,
+      description: patch.description,
+      group_id: patch.group_id,
+      ...settingsToRow(patch),
+    };
     if (setsNothing(set)) return this.findByTag(tag);
     const update = this.db.kysely
       .updateTable('devices')
@@ -111,7 +139,7 @@ export class DeviceRepository {
       .where('tag', '=', tag)
       .returning(COLUMNS)
       .executeTakeFirst();
-    const row = await refusing(update, { foreignKey: playlistGone(patch.playlist_id) });
+    const row = await refusing(update, { foreignKey: referenceGone(patch) });
     return row ? deviceFromRow(row) : null;
   }
 
@@ -127,7 +155,13 @@ export class DeviceRepository {
    */
   private async changePresence(
     tag: string,
-    set: { online: boolean; last_seen_date?: string; last_seen_ip?: string; diagnostics?: string },
+    set: {
+      online: boolean;
+      last_seen_date?: string;
+      last_seen_ip?: string;
+      diagnostics?: string;
+      reported_time_zone?: string;
+    },
   ): Promise<PresenceChange | null> {
     return transact(this.db, async ({ kind, kysely }) => {
       const previous = await lockRows(
@@ -149,18 +183,23 @@ export class DeviceRepository {
     });
   }
 
-  /** Records a heartbeat: the device is online, seen now from `ip`, and `diagnostics` replace the last ones. */
+  /**
+   * Records a heartbeat: the device is online, seen now from `ip`, and `diagnostics` replace the
+   * last ones. The time zone it reports, when it does (older clients do not), is kept apart.
+   */
   async recordHeartbeat(
     tag: string,
     diagnostics: object,
     at: Date,
     ip: string,
+    timeZone?: string,
   ): Promise<PresenceChange | null> {
     return this.changePresence(tag, {
       online: true,
       last_seen_date: at.toISOString(),
       last_seen_ip: ip,
       diagnostics: toJson(diagnostics),
+      reported_time_zone: timeZone,
     });
   }
 
@@ -201,15 +240,5 @@ export class DeviceRepository {
       .where('tag', '=', tag)
       .executeTakeFirst();
     return row ? fromJsonOrNull<Record<string, unknown>>(row.diagnostics) : undefined;
-  }
-
-  async tagsWithPlaylist(playlistId: string): Promise<string[]> {
-    const rows = await this.db.kysely
-      .selectFrom('devices')
-      .select('tag')
-      .where('playlist_id', '=', playlistId)
-      .orderBy('tag')
-      .execute();
-    return rows.map((row) => row.tag);
   }
 }

@@ -17,12 +17,14 @@ import {
   recordHeartbeat,
   updateDevice,
 } from '../actions/devices';
+import { setsAnySetting } from '../actions/screen-settings';
 import type { ServiceContext } from '../context';
 import { DomainError, notFound } from '../domain/errors';
 import { checkDevice, refuseDeviceBound } from '../http/device-scope';
 import { deviceOverviews } from '../repositories/device-overview';
 import { DeviceRepository } from '../repositories/devices';
 import { PlaylistRepository } from '../repositories/playlists';
+import { ScreenSettingsRepository } from '../repositories/screen-settings';
 
 const tagParams = z.object({ tag: tagSchema });
 
@@ -31,6 +33,7 @@ const deviceNotFound = (tag: string) => notFound(`device ${tag}`);
 export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const devices = new DeviceRepository(ctx.db);
   const playlists = new PlaylistRepository(ctx.db);
+  const screenSettings = new ScreenSettingsRepository(ctx.db);
 
   return async (app) => {
     app.get(
@@ -103,8 +106,11 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         checkDevice(request, request.params.tag);
-        // Which playlist a screen plays is the operator's choice, not the screen's.
+        // What a screen plays, when and how, is the operator's choice, not the screen's.
         if (request.body.playlist_id !== undefined) refuseDeviceBound(request, 'choose its playlist');
+        if (request.body.group_id !== undefined || setsAnySetting(request.body)) {
+          refuseDeviceBound(request, 'choose its group, schedule, power, rotation or time zone');
+        }
         const device = await updateDevice(ctx, request.params.tag, request.body);
         if (!device) throw deviceNotFound(request.params.tag);
         return device;
@@ -196,7 +202,7 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         config: { permission: 'read' },
         schema: {
           tags: ['devices'],
-          summary: "Returns the device's playlist",
+          summary: "Returns the device's playlist: its own, else its group's (its schedule aside)",
           params: tagParams,
           response: { 200: playlistSchema },
         },
@@ -204,9 +210,10 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       async (request) => {
         const { tag } = request.params;
         checkDevice(request, tag);
-        const device = await devices.findByTag(tag);
-        if (!device) throw deviceNotFound(tag);
-        const playlist = device.playlist_id ? await playlists.find(device.playlist_id) : null;
+        const read = await screenSettings.ofDevice(tag);
+        if (!read) throw deviceNotFound(tag);
+        const id = read.settings.playlist_id;
+        const playlist = id ? await playlists.find(id) : null;
         if (!playlist) throw new DomainError('not_found', `device ${tag} has no playlist`);
         return playlist;
       },

@@ -30,6 +30,7 @@ import type {
   SystemInfo,
 } from './ports';
 import { ensureRegistered } from './registration';
+import { SchedulePlayer, systemTimeZone } from './schedule-player';
 import { ScreenStatus } from './screen-status';
 import { ServiceClient } from './service-client';
 import { StateStore } from './state-store';
@@ -54,6 +55,8 @@ export interface AgentDeps {
   saveCredential?: (credential: Credential) => Promise<void>;
   /** Looks for services on the local network (mDNS): only a client started without a service does. */
   browser?: ServiceBrowser;
+  /** The system's IANA time zone, where schedules are read when the settings name none; default the runtime's. */
+  systemTimeZone?: () => string;
 }
 
 /** What talks to the service: made once the agent has a service and a credential (at start, or by pairing). */
@@ -83,6 +86,8 @@ export class DeviceAgent implements BridgeHost {
   private readonly enrolment: Enrolment;
   /** Proof of play: kept across sessions and restarts until the service has it. */
   private readonly plays: PlayLog;
+  /** The schedule and power windows, played on the device itself: outlives sessions, needs no service. */
+  private readonly schedule: SchedulePlayer;
   /** What the app around the agent does for remote commands (useControls). */
   private controls: Partial<DeviceControls> = {};
   private readonly tell: (message: BridgeMessage) => void;
@@ -96,11 +101,23 @@ export class DeviceAgent implements BridgeHost {
     private readonly config: ClientConfig,
   ) {
     const emit = (message: BridgeMessage) => {
-      // Back online after a catch-up: a heartbeat at once (the socket's loss may have turned it offline).
-      if (message.kind === 'state') this.session?.heartbeats.connected(message.state.online);
+      if (message.kind === 'state') {
+        // Back online after a catch-up: a heartbeat at once (the socket's loss may have turned it offline).
+        this.session?.heartbeats.connected(message.state.online);
+        this.schedule.observe(message.state);
+      }
       for (const listener of this.listeners) listener(message);
     };
-    this.state = new StateStore(deps, { tag: config.tag, name: config.name }, emit);
+    this.schedule = new SchedulePlayer({
+      clock: deps.clock,
+      log: deps.log,
+      systemTimeZone: deps.systemTimeZone ?? systemTimeZone,
+      controls: () => this.controls,
+      current: () => this.state.get(),
+      refresh: () => this.state.set(this.state.get()),
+    });
+    const view = (state: PlayerState) => this.schedule.view(state);
+    this.state = new StateStore({ ...deps, view }, { tag: config.tag, name: config.name }, emit);
     this.screen = new ScreenStatus(deps.clock);
     this.media = new MediaPrefetch({ ...deps, screen: this.screen }, this.state);
     const media = this.media;
@@ -146,6 +163,7 @@ export class DeviceAgent implements BridgeHost {
     session?.heartbeats.stop();
     session?.commands.stop();
     await this.plays.stop();
+    this.schedule.stop();
     this.media.stop();
     await this.state.close();
     await this.deps.media.flush().catch(() => undefined);
@@ -176,8 +194,12 @@ export class DeviceAgent implements BridgeHost {
     this.deps.log[entry.level](`renderer: ${entry.message}`);
   }
 
-  /** An item the renderer showed, for proof of play. */
+  /**
+   * An item the renderer showed, for proof of play. In a power window nothing plays: a report
+   * then (a renderer that did not stop) is not counted.
+   */
   reportPlay(report: PlayReport): void {
+    if (this.state.get().display?.off) return;
     this.plays.record(report);
   }
 
@@ -216,7 +238,7 @@ export class DeviceAgent implements BridgeHost {
       else if (status >= 200 && status < 300) this.tokenRefused(credential, false);
     });
     const heartbeats = new DeviceHeartbeats(
-      { ...deps, client, screen: this.screen },
+      { ...deps, client, screen: this.screen, power: () => this.schedule.heartbeat(this.state.get()) },
       { tag: credential.tag, intervalMs: this.config.heartbeatSeconds * 1000 },
       () => sync.deviceForgotten(),
     );
@@ -251,7 +273,8 @@ export class DeviceAgent implements BridgeHost {
     });
     // Without a restart of the app's own (the web player), a restart renews the session.
     const controls = (): DeviceControls => ({ restart: () => this.restartSession(), ...this.controls });
-    const commands = new CommandRunner({ ...deps, emit: this.tell, controls }, client, {
+    const wake = () => this.schedule.wake(this.state.get());
+    const commands = new CommandRunner({ ...deps, emit: this.tell, controls, wake }, client, {
       tag: credential.tag,
       name: () => this.state.get().device.name,
     });

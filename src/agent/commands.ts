@@ -43,6 +43,8 @@ export interface CommandsDeps {
   /** Tells the renderer (identify, and what the controls do not do themselves). */
   emit(message: BridgeMessage): void;
   controls(): DeviceControls;
+  /** Wakes the screen until its power window ends (schedule-player.ts); false when it is not off. */
+  wake?(): boolean;
 }
 
 /** Where a restart under way is remembered, so that the app started anew reports it done. */
@@ -197,6 +199,9 @@ export class CommandRunner {
         return 'done';
       case 'screenshot':
         await this.screenshot(controls);
+        return 'done';
+      case 'wake':
+        if (!this.deps.wake?.()) this.deps.log.info(`command ${command.id}: the screen is not off`);
         return 'done';
       case 'restart':
         // Remembered first: the app may end inside the call.

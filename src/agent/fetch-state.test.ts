@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fetchPlayerState } from './fetch-state';
 import { UnknownDeviceError } from './registration';
 import { ServiceClient, ServiceError } from './service-client';
-import { FakeService, sampleBoard, samplePlaylist } from './testing/fake-service';
+import { FakeService, ownSettings, sampleBoard, samplePlaylist } from './testing/fake-service';
 import { recordingLogger } from './testing/fakes';
 
 const NOW = Date.parse('2026-11-21T08:00:00Z');
@@ -68,5 +68,34 @@ describe('fetching the whole state', () => {
     const missing = await fetchState().catch((error: unknown) => error);
     expect(missing).toBeInstanceOf(ServiceError);
     expect(missing).not.toBeInstanceOf(UnknownDeviceError);
+  });
+
+  it('takes the resolved settings and every playlist they can play, each board once', async () => {
+    const device = service.addDevice('lobby', 'p1');
+    service.settings.set('lobby', { ...ownSettings(device), playlist_id: 'p2', playlist_ids: ['p2', 'p3'] });
+    service.playlists.set('p2', samplePlaylist('p2', ['b1']));
+    service.playlists.set('p3', samplePlaylist('p3', ['b1', 'b2']));
+    service.exports.set('b1', sampleBoard('One', 'cpu', 1));
+    service.exports.set('b2', sampleBoard('Two', 'mem', 2));
+    const state = await fetchState();
+    expect(state).toMatchObject({ playlist: { id: 'p2' }, settings: { playlist_ids: ['p2', 'p3'] } });
+    expect(Object.keys(state.playlists ?? {})).toEqual(['p2', 'p3']);
+    expect(Object.keys(state.boards)).toEqual(['b1', 'b2']);
+    expect(service.count('GET', '/playlists/p1')).toBe(0);
+    expect(service.count('GET', '/boards/b1/export')).toBe(1);
+  });
+
+  it("plays the device's own playlist, with no settings, when the service has no settings route", async () => {
+    service.settingsRoute = false;
+    // Its devices have none of the settings newer services add.
+    const { schedule, power, rotation, time_zone, group_id, ...older } = service.addDevice('lobby', 'p1');
+    expect([schedule, power, rotation, time_zone, group_id]).toEqual([null, null, null, null, null]);
+    service.devices.set('lobby', older as never);
+    service.playlists.set('p1', samplePlaylist('p1', []));
+    expect(await fetchState()).toMatchObject({
+      playlist: { id: 'p1' },
+      playlists: { p1: {} },
+      settings: null,
+    });
   });
 });

@@ -7,7 +7,10 @@ import { ServiceError } from './service-client';
 export interface HeartbeatSource {
   appVersion: string;
   /** What is on screen, its size, cache use, recoveries and failures: filled in at each beat. */
-  extras(): Pick<Heartbeat, 'showing' | 'display' | 'cache' | 'recoveries' | 'failures'>;
+  extras(): Pick<
+    Heartbeat,
+    'showing' | 'display' | 'cache' | 'recoveries' | 'failures' | 'time_zone' | 'power'
+  >;
 }
 
 /** Beats closer together than this are not asked for: a reconnection right after a beat needs none. */
@@ -91,12 +94,18 @@ export interface DeviceHeartbeatsDeps extends LoopDeps {
   /** What is on screen, its size and what failed (screen-status.ts). */
   screen: Pick<ScreenStatus, 'snapshot'>;
   appVersion: string;
+  /** The time zone in use and the power state (schedule-player.ts); absent, neither is said. */
+  power?(): Pick<Heartbeat, 'time_zone' | 'power'>;
 }
 
+/** What a heartbeat says is on screen while a power window has it off. */
+export const SHOWING_OFF = 'off';
+
 /**
- * The device's heartbeats: the process's figures, what is on screen and its size, the cache's
- * use, the recoveries since the last beat (each reported once) and the failures still current.
- * A beat the service answers with 404 means it forgot the device, which must register again.
+ * The device's heartbeats: the process's figures, what is on screen and its size (`off` in a
+ * power window, with the power state and the time zone in use), the cache's use, the recoveries
+ * since the last beat (each reported once) and the failures still current. A beat the service
+ * answers with 404 means it forgot the device, which must register again.
  * After a reconnection the device beats at once: the service may have turned it offline when its
  * socket went, and only a heartbeat brings it back.
  */
@@ -112,11 +121,18 @@ export class DeviceHeartbeats {
   ) {
     const source: HeartbeatSource = {
       appVersion: deps.appVersion,
-      extras: () => ({
-        ...deps.screen.snapshot(),
-        cache: deps.media.usage(),
-        recoveries: this.recoveries.splice(0),
-      }),
+      extras: () => {
+        const power = deps.power?.() ?? {};
+        const screen = deps.screen.snapshot();
+        return {
+          ...screen,
+          // Off, the renderer plays nothing, whatever it last reported.
+          showing: power.power?.off ? SHOWING_OFF : screen.showing,
+          cache: deps.media.usage(),
+          recoveries: this.recoveries.splice(0),
+          ...power,
+        };
+      },
     };
     this.loop = new HeartbeatLoop(deps, device.intervalMs, source, async (beat) => {
       try {

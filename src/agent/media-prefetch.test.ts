@@ -102,4 +102,24 @@ describe('media prefetch', () => {
     expect(fetched).toEqual([]);
     expect(current).toBe(state);
   });
+
+  it('downloads the media of every playlist the schedule can switch to, not only the one in force', async () => {
+    const LATER = 'https://cdn.test/evening.png';
+    const scheduled: PlayerState = {
+      ...state,
+      playlists: {
+        p1: state.playlist!,
+        p2: {
+          id: 'p2',
+          name: 'p2',
+          items: [{ type: 'image', url: LATER, duration: 10, fit: 'fit' }],
+          updated_at: '2026-11-21T07:00:00.000Z',
+        },
+      },
+    };
+    current = scheduled;
+    await prefetch.prefetch(scheduled);
+    expect(fetched).toEqual([IMAGE, VIDEO, LATER, BACKGROUND]);
+    expect(current.media[LATER]).toBe('/media/evening.png');
+  });
 });

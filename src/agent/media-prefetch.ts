@@ -37,7 +37,7 @@ export class MediaPrefetch {
   }
 
   /** The media map of a state: each of its files that is cached, and where. */
-  mediaMap(state: Pick<PlayerState, 'playlist' | 'boards'>): Record<string, string> {
+  mediaMap(state: Pick<PlayerState, 'playlist' | 'playlists' | 'boards'>): Record<string, string> {
     const map: Record<string, string> = {};
     for (const url of mediaUrlsOf(state)) {
       const local = this.localUrl(url);

@@ -75,6 +75,8 @@ export interface NodeAgentOptions {
   saveCredential?: (credential: Credential) => Promise<void>;
   /** Looks for services on the network when none is configured; mDNS by default. */
   browser?: ServiceBrowser;
+  /** The system's time zone, for schedules without one; the runtime's by default. */
+  systemTimeZone?: () => string;
 }
 
 /** A device agent with the real edges of a Node process: the one factory Electron and the web player share. */
@@ -106,6 +108,7 @@ export function createNodeAgent(options: NodeAgentOptions): { agent: DeviceAgent
       mediaBaseUrl: options.mediaBaseUrl,
       saveCredential: options.saveCredential ?? settingsCredentialSaver(options.dataDir),
       browser: options.browser ?? bonjourBrowser(options.log),
+      systemTimeZone: options.systemTimeZone,
     },
     options.config,
   );

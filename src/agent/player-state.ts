@@ -46,10 +46,17 @@ function widgetMedia(board: BoardExport): string[] {
   });
 }
 
-/** Every remote file the state will need on screen: playlist media, board backgrounds, image and video widgets. */
-export function mediaUrlsOf(state: Pick<PlayerState, 'playlist' | 'boards'>): string[] {
+/**
+ * Every remote file the state will need on screen: the media of every playlist it can play (the
+ * one in force and those its schedule switches to, offline too), board backgrounds, image and
+ * video widgets.
+ */
+export function mediaUrlsOf(state: Pick<PlayerState, 'playlist' | 'playlists' | 'boards'>): string[] {
   const urls = new Set<string>();
-  for (const item of state.playlist?.items ?? []) if (item.type !== 'board') urls.add(item.url);
+  const playlists = [state.playlist, ...Object.values(state.playlists ?? {})];
+  for (const item of playlists.flatMap((playlist) => playlist?.items ?? [])) {
+    if (item.type !== 'board') urls.add(item.url);
+  }
   for (const board of Object.values(state.boards)) {
     if (board.background_url) urls.add(board.background_url);
     for (const url of widgetMedia(board)) urls.add(url);

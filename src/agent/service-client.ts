@@ -8,10 +8,11 @@ import {
   type CommandResult,
   type ScreenshotInfo,
 } from '../shared/command';
-import { deviceSchema, type Device, type Heartbeat } from '../shared/device';
+import { deviceSchema, type Heartbeat } from '../shared/device';
 import { describeIssues } from '../shared/issues';
 import { playsReceivedSchema, type PlaysReceived, type PlayUpload } from '../shared/play';
 import { playlistSchema, type Playlist } from '../shared/playlist';
+import { screenSettingsSchema, type ScreenSettings } from '../shared/screen-settings';
 import type { Fetch } from './ports';
 
 /** A failed call: `status` is 0 when the service could not be reached at all. */
@@ -43,6 +44,13 @@ function encodeBody(body: unknown): { type: string; bytes: Uint8Array<ArrayBuffe
 
 const commandListSchema = z.array(commandSchema);
 
+/**
+ * What the agent reads of a device: an older service's answer, without the settings newer ones
+ * add (schedule, power, group...), still fits, and the agent plays the device's playlist.
+ */
+const deviceSeenSchema = deviceSchema.pick({ id: true, tag: true, name: true, playlist_id: true });
+export type DeviceSeen = z.infer<typeof deviceSeenSchema>;
+
 /** The service routes the agent uses; every answer is checked against the shared schemas. */
 export class ServiceClient {
   constructor(
@@ -53,12 +61,17 @@ export class ServiceClient {
     private readonly onStatus: (status: number) => void = () => undefined,
   ) {}
 
-  getDevice(tag: string): Promise<Device> {
-    return this.call('GET', `/devices/${encodeURIComponent(tag)}`, deviceSchema);
+  getDevice(tag: string): Promise<DeviceSeen> {
+    return this.call('GET', `/devices/${encodeURIComponent(tag)}`, deviceSeenSchema);
   }
 
-  createDevice(input: { tag: string; name: string; description: string }): Promise<Device> {
-    return this.call('POST', '/devices', deviceSchema, input);
+  createDevice(input: { tag: string; name: string; description: string }): Promise<DeviceSeen> {
+    return this.call('POST', '/devices', deviceSeenSchema, input);
+  }
+
+  /** What the device plays and how, resolved (its own settings, its group's); 404 from an older service. */
+  getSettings(tag: string): Promise<ScreenSettings> {
+    return this.call('GET', `/devices/${encodeURIComponent(tag)}/settings`, screenSettingsSchema);
   }
 
   getPlaylist(id: string): Promise<Playlist> {
@@ -69,12 +82,12 @@ export class ServiceClient {
     return this.call('GET', `/boards/${encodeURIComponent(id)}/export`, boardExportSchema);
   }
 
-  heartbeat(tag: string, heartbeat: Heartbeat): Promise<Device> {
-    return this.call('POST', `/devices/${encodeURIComponent(tag)}/heartbeat`, deviceSchema, heartbeat);
+  heartbeat(tag: string, heartbeat: Heartbeat): Promise<DeviceSeen> {
+    return this.call('POST', `/devices/${encodeURIComponent(tag)}/heartbeat`, deviceSeenSchema, heartbeat);
   }
 
-  goingOffline(tag: string): Promise<Device> {
-    return this.call('POST', `/devices/${encodeURIComponent(tag)}/offline`, deviceSchema, {});
+  goingOffline(tag: string): Promise<DeviceSeen> {
+    return this.call('POST', `/devices/${encodeURIComponent(tag)}/offline`, deviceSeenSchema, {});
   }
 
   /** The commands sent while the device was away (docs/api/commands.md). */

@@ -17,6 +17,11 @@ export interface StateStoreDeps {
   store: KeyValueStore;
   clock: Clock;
   log: Logger;
+  /**
+   * What a state plays as now (the schedule player's view: the playlist in force, the display),
+   * applied to every state set; absent, the state as it is.
+   */
+  view?(state: PlayerState): PlayerState;
 }
 
 /**
@@ -43,10 +48,10 @@ export class StateStore {
     return this.state;
   }
 
-  /** Replaces the state and tells the renderer. */
+  /** Replaces the state (as the view shows it now) and tells the renderer. */
   set(state: PlayerState): void {
-    this.state = state;
-    this.emit({ kind: 'state', state });
+    this.state = this.deps.view ? this.deps.view(state) : state;
+    this.emit({ kind: 'state', state: this.state });
   }
 
   /** Writes a flow's metrics into the boards; the renderer is told the metrics alone, not a whole state. */

@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock, settle } from '../agent/testing/fakes';
 import { FakePairings } from '../agent/testing/fake-pairings';
 import { FakeService } from '../agent/testing/fake-service';
+import type { DeviceAgent } from '../agent/agent';
+import type { DeviceControls } from '../agent/commands';
 import type { AnnouncedService, ServiceBrowser } from '../agent/ports';
 import { BRIDGE_CHANNELS, type PlayerState } from '../shared/bridge';
 import { CONTENT_SECURITY_POLICY } from './protocols';
@@ -423,4 +425,25 @@ it('stops the agent and the display lock on quit', async () => {
   await vi.waitFor(() => expect(electron.app.quitCalls).toBeGreaterThanOrEqual(2), shellWait);
   expect(electron.powerSaveBlocker.stopped).toEqual([1]);
   running.splice(running.indexOf(shell as Shell), 1);
+});
+
+it('lets go of the display lock in a power window, so the display can sleep, and takes it again once woken', async () => {
+  // The agent class of the module graph the shell was loaded in (fresh for each test).
+  const { DeviceAgent } = await import('../agent/agent');
+  const given: Partial<DeviceControls>[] = [];
+  const useControls = DeviceAgent.prototype.useControls;
+  vi.spyOn(DeviceAgent.prototype, 'useControls').mockImplementation(function (
+    this: DeviceAgent,
+    controls: Partial<DeviceControls>,
+  ) {
+    given.push(controls);
+    useControls.call(this, controls);
+  });
+  await start();
+  const controls = given.at(-1)!;
+  // No display server here (no DISPLAY, no cec-client): the screen is only drawn black.
+  expect(await controls.sleepDisplay!()).toBe('black');
+  expect(electron.powerSaveBlocker.stopped).toEqual([1]);
+  await controls.wakeDisplay!();
+  expect(electron.powerSaveBlocker.started).toEqual(['prevent-display-sleep', 'prevent-display-sleep']);
 });

@@ -18,6 +18,7 @@ import type { Clock, Fetch, Logger, ServiceBrowser, SystemInfo } from '../agent/
 import { installAutostart, removeAutostart, runSystemctl, type AutostartTarget } from './autostart';
 import { windowControls } from './capture';
 import { MAIN_HELP, parseMainArgs, type MainArgs } from './cli';
+import { displayPower, execRunner, type RunCommand } from './display-power';
 import { createFileLogger } from './file-logger';
 import { wireBridge } from './ipc';
 import { httpsOnlyFetch, isLoopback } from './media-guard';
@@ -56,6 +57,8 @@ export interface ShellProcess {
   /** Looks for services on the network when none is configured (mDNS by default). */
   browser?: ServiceBrowser;
   systemctl?: (args: string[]) => Promise<boolean>;
+  /** Runs the display's sleep and wake commands (xset, cec-client); execFile with a timeout by default. */
+  displayCommands?: RunCommand;
   /** The self-healing's clock (the agent keeps real time). */
   clock?: Clock;
   healingLimits?: Partial<HealingLimits>;
@@ -233,7 +236,13 @@ export async function startShell(electron: Electron, proc: ShellProcess): Promis
     windowed: args.windowed,
     log,
   });
-  const blocker = electron.powerSaveBlocker.start('prevent-display-sleep');
+  // Held while the screen should be lit; let go in a power window, so that nothing of ours keeps
+  // the display awake against the DPMS sleep asked for.
+  let blocker: number | null = electron.powerSaveBlocker.start('prevent-display-sleep');
+  const release = () => {
+    if (blocker !== null) electron.powerSaveBlocker.stop(blocker);
+    blocker = null;
+  };
 
   const stopAgent = (): Promise<unknown> =>
     Promise.race([
@@ -271,8 +280,25 @@ export async function startShell(electron: Electron, proc: ShellProcess): Promis
     log,
     { limits: proc.healingLimits, gpuDisabled },
   );
-  // Remote commands: reload and capture this window, restart as the self-healing does.
-  agent.useControls(windowControls(window, () => restart('a remote restart command')));
+  // Remote commands: reload and capture this window, restart as the self-healing does; power
+  // windows put the display itself to sleep where the machine can.
+  const power = displayPower({
+    platform: proc.platform,
+    env: proc.env,
+    run: proc.displayCommands ?? execRunner(),
+    log,
+  });
+  agent.useControls({
+    ...windowControls(window, () => restart('a remote restart command')),
+    sleepDisplay: () => {
+      release();
+      return power.sleepDisplay();
+    },
+    wakeDisplay: async () => {
+      await power.wakeDisplay();
+      blocker ??= electron.powerSaveBlocker.start('prevent-display-sleep');
+    },
+  });
   window.webContents.on('render-process-gone', (_event, details) => healing.rendererGone(details.reason));
   window.on('unresponsive', () => healing.unresponsive());
   window.on('responsive', () => healing.responsive());
@@ -297,7 +323,7 @@ export async function startShell(electron: Electron, proc: ShellProcess): Promis
     stopped = true;
     healing.stop();
     unwire();
-    electron.powerSaveBlocker.stop(blocker);
+    release();
     void stopAgent().finally(() => app.quit());
   });
 

@@ -9,6 +9,7 @@ import { notificationSchema } from './notification';
 import { playReportSchema } from './play';
 import { pairingCreatedSchema } from './pairing';
 import { playlistSchema } from './playlist';
+import { screenSettingsSchema } from './screen-settings';
 
 /** A service found on the network (mDNS), as the screen lists it; `id` is what the renderer picks it by. */
 export const foundServiceSchema = z.strictObject({
@@ -62,6 +63,13 @@ export const playerStateSchema = z.object({
    * window: the renderer draws black and plays nothing). Absent: upright and on.
    */
   display: z.object({ rotation: rotationSchema, off: z.boolean() }).optional(),
+  /**
+   * Every playlist the screen's settings can play, by id (`playlist` is the one in force), with
+   * the settings that choose among them: the agent switches by itself, the service away. Absent
+   * (an older service, an older saved state): `playlist` is the device's own, always.
+   */
+  playlists: z.record(z.string(), playlistSchema).optional(),
+  settings: screenSettingsSchema.nullable().optional(),
 });
 export type PlayerState = z.infer<typeof playerStateSchema>;
 

@@ -3,12 +3,13 @@ import { idSchema, tagSchema, timestampSchema } from './common';
 import { textSchema } from './limits';
 
 /**
- * Remote commands: an operator asks a screen to reload, restart, identify itself or take a
- * screenshot. A command is queued by the service, pushed to the device, and followed to its end:
- * `delivered` when the device has it, then `done` or `failed` with a reason. One the device did
- * not finish within COMMAND_TTL_SECONDS of its creation fails as expired.
+ * Remote commands: an operator asks a screen to reload, restart, identify itself, take a
+ * screenshot, or wake from a power window (until the window ends). A command is queued by the
+ * service, pushed to the device, and followed to its end: `delivered` when the device has it,
+ * then `done` or `failed` with a reason. One the device did not finish within COMMAND_TTL_SECONDS
+ * of its creation fails as expired.
  */
-export const COMMAND_TYPES = ['reload', 'restart', 'identify', 'screenshot'] as const;
+export const COMMAND_TYPES = ['reload', 'restart', 'identify', 'screenshot', 'wake'] as const;
 export const commandTypeSchema = z.enum(COMMAND_TYPES, {
   error: `must be one of ${COMMAND_TYPES.map((type) => `"${type}"`).join(', ')}`,
 });

@@ -24,6 +24,11 @@ describe('devices', () => {
       id: 'd1',
       tag: 'lobby',
       playlist_id: null,
+      group_id: null,
+      schedule: null,
+      power: null,
+      rotation: null,
+      time_zone: null,
       name: 'Lobby',
       description: '',
       online: true,
@@ -33,6 +38,29 @@ describe('devices', () => {
     expect(deviceSchema.parse(device)).toEqual(device);
     expect(deviceSchema.safeParse({ ...device, online: 'yes' }).success).toBe(false);
     expect(deviceSchema.safeParse({ ...device, last_seen_date: 'yesterday' }).success).toBe(false);
+  });
+
+  it('takes the group and settings of a screen, and still the bodies of clients that know none', () => {
+    expect(deviceUpdateSchema.parse({ name: 'Lobby', playlist_id: null })).toEqual({
+      name: 'Lobby',
+      playlist_id: null,
+    });
+    expect(deviceCreateSchema.parse({ tag: 'lobby' })).toEqual({
+      tag: 'lobby',
+      name: '',
+      description: '',
+      playlist_id: null,
+    });
+    const settings = {
+      group_id: 'grp_1',
+      rotation: 90,
+      time_zone: 'Europe/Paris',
+      power: { off: [] },
+      schedule: null,
+    };
+    expect(deviceUpdateSchema.parse(settings)).toEqual(settings);
+    expect(deviceUpdateSchema.safeParse({ rotation: 45 }).success).toBe(false);
+    expect(deviceUpdateSchema.safeParse({ time_zone: 'Nowhere/Land' }).success).toBe(false);
   });
 
   it('carries diagnostics in a heartbeat', () => {

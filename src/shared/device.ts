@@ -1,15 +1,21 @@
 import { z } from 'zod';
 import { idSchema, tagSchema, timestampSchema } from './common';
 import { textSchema } from './limits';
+import { screenSettingFields } from './group';
 import { timeZoneSchema } from './schedule';
 
 const deviceName = textSchema.trim().max(255, 'must be at most 255 characters');
 const deviceDescription = textSchema.trim().max(1000, 'must be at most 1000 characters');
 
+/**
+ * A screen: its group (at most one) and its own settings, each null when not set on it (its
+ * group's, or the default, apply: screen-settings.ts resolves them).
+ */
 export const deviceSchema = z.object({
   id: idSchema,
   tag: tagSchema,
-  playlist_id: idSchema.nullable(),
+  ...screenSettingFields,
+  group_id: idSchema.nullable(),
   name: z.string(),
   description: z.string(),
   online: z.boolean(),
@@ -18,11 +24,25 @@ export const deviceSchema = z.object({
 });
 export type Device = z.infer<typeof deviceSchema>;
 
+/** The settings a create or update may leave out (older clients know none but `playlist_id`). */
+const settingInputs = {
+  group_id: idSchema.nullable(),
+  schedule: screenSettingFields.schedule,
+  power: screenSettingFields.power,
+  rotation: screenSettingFields.rotation,
+  time_zone: screenSettingFields.time_zone,
+};
+
 export const deviceCreateSchema = z.strictObject({
   tag: tagSchema,
   name: deviceName.default(''),
   description: deviceDescription.default(''),
   playlist_id: idSchema.nullable().default(null),
+  group_id: settingInputs.group_id.optional(),
+  schedule: settingInputs.schedule.optional(),
+  power: settingInputs.power.optional(),
+  rotation: settingInputs.rotation.optional(),
+  time_zone: settingInputs.time_zone.optional(),
 });
 export type DeviceCreate = z.infer<typeof deviceCreateSchema>;
 
@@ -30,6 +50,11 @@ export const deviceUpdateSchema = z.strictObject({
   name: deviceName.optional(),
   description: deviceDescription.optional(),
   playlist_id: idSchema.nullable().optional(),
+  group_id: settingInputs.group_id.optional(),
+  schedule: settingInputs.schedule.optional(),
+  power: settingInputs.power.optional(),
+  rotation: settingInputs.rotation.optional(),
+  time_zone: settingInputs.time_zone.optional(),
 });
 export type DeviceUpdate = z.infer<typeof deviceUpdateSchema>;
 

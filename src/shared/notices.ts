@@ -20,6 +20,7 @@ export const OPERATOR_RESOURCES = [
   'tokens',
   'users',
   'pairings',
+  'groups',
 ] as const;
 export const operatorResourceSchema = z.enum(OPERATOR_RESOURCES);
 export type OperatorResource = z.infer<typeof operatorResourceSchema>;

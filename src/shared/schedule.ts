@@ -42,11 +42,16 @@ const daysSchema = z
  * Friday runs into Saturday morning). `from` equal to `to` is refused (empty or all day is
  * ambiguous: all day is 00:00 to 24:00).
  */
-export const weeklyWindowSchema = z.strictObject({
-  days: daysSchema,
-  from: timeOfDaySchema,
-  to: endOfWindowSchema,
-});
+export const weeklyWindowSchema = z
+  .strictObject({
+    days: daysSchema,
+    from: timeOfDaySchema,
+    to: endOfWindowSchema,
+  })
+  .refine((window) => window.from !== window.to, {
+    path: ['to'],
+    message: 'must differ from the start time (a whole day is 00:00 to 24:00)',
+  });
 export type WeeklyWindow = z.infer<typeof weeklyWindowSchema>;
 
 /**
@@ -55,16 +60,21 @@ export type WeeklyWindow = z.infer<typeof weeklyWindowSchema>;
  * The entry in force is the highest `priority` among those that match; ties go to the most
  * specific (the shorter date range, then the fewer minutes a week), then to the earlier entry.
  */
-export const scheduleEntrySchema = weeklyWindowSchema.safeExtend({
-  playlist_id: idSchema,
-  start_date: calendarDateSchema.nullable().default(null),
-  end_date: calendarDateSchema.nullable().default(null),
-  priority: z
-    .int('must be a whole number')
-    .min(0, 'must not be negative')
-    .max(1000, 'must be at most 1000')
-    .default(0),
-});
+export const scheduleEntrySchema = weeklyWindowSchema
+  .safeExtend({
+    playlist_id: idSchema,
+    start_date: calendarDateSchema.nullable().default(null),
+    end_date: calendarDateSchema.nullable().default(null),
+    priority: z
+      .int('must be a whole number')
+      .min(0, 'must not be negative')
+      .max(1000, 'must be at most 1000')
+      .default(0),
+  })
+  .refine((entry) => !entry.start_date || !entry.end_date || entry.start_date <= entry.end_date, {
+    path: ['end_date'],
+    message: 'must not be before start_date',
+  });
 export type ScheduleEntry = z.infer<typeof scheduleEntrySchema>;
 
 /** At most this many entries in a schedule, and off windows in a power schedule. */

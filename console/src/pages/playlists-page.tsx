@@ -19,8 +19,6 @@ import { WriteButton } from '../ui/write-button';
 import { playlistsQuery, screensQuery } from './playlists/queries';
 import { ListTable } from '../ui/list-table';
 
-/** Mantine's close button has no name of its own. */
-
 interface NameFields {
   name: string;
 }

@@ -15,6 +15,7 @@ import { tell } from '../ui/notify';
 import { OnlineBadge } from './screens/online-badge';
 import { PlaysPanel } from './screens/plays-panel';
 import { devicePath, useDevice } from './screens/queries';
+import { SchedulePanel } from './screens/schedule-panel';
 import { ScreenshotPanel } from './screens/screenshot-panel';
 
 const BackLink = () => (
@@ -97,6 +98,7 @@ export default function ScreenPage() {
           <DiagnosticsPanel tag={tag} ip={screen.last_seen_ip} />
         </Stack>
       </SimpleGrid>
+      <SchedulePanel device={screen} />
       <HistoryPanel tag={tag} />
       <PlaysPanel tag={tag} />
     </Stack>

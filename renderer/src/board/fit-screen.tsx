@@ -1,17 +1,11 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { useStageSize } from '../screen/stage';
 import { fitToScreen } from './layout';
 
-function useViewport(): { width: number; height: number } {
-  const [size, setSize] = useState(() => ({ width: window.innerWidth, height: window.innerHeight }));
-  useEffect(() => {
-    const update = () => setSize({ width: window.innerWidth, height: window.innerHeight });
-    window.addEventListener('resize', update);
-    return () => window.removeEventListener('resize', update);
-  }, []);
-  return size;
-}
-
-/** Scales a native-size box to fill the screen without distortion: letterboxed, centred. */
+/**
+ * Scales a native-size box to fill the screen (the stage: the screen as turned) without
+ * distortion: letterboxed, centred.
+ */
 export function FitScreen({
   width,
   height,
@@ -21,8 +15,7 @@ export function FitScreen({
   height: number;
   children: ReactNode;
 }) {
-  const viewport = useViewport();
-  const { scale, left, top } = fitToScreen({ width, height }, viewport);
+  const { scale, left, top } = fitToScreen({ width, height }, useStageSize());
   return (
     <div className="letterbox">
       <div

@@ -71,6 +71,16 @@ export class NotificationQueue {
     else this.publish();
   }
 
+  /** The screen went off: the one on screen and those waiting are dropped; answers how many. */
+  clear(): number {
+    const dropped = this.waiting.length + (this.showing ? 1 : 0);
+    this.waiting.length = 0;
+    this.showing = null;
+    this.clearTimer();
+    this.publish();
+    return dropped;
+  }
+
   /** Unmounted: nothing may fire into a screen that is gone. */
   pause(): void {
     this.running = false;

@@ -9,6 +9,7 @@ import {
 } from 'react';
 import type { NotificationSound, PlayerState, WallboardBridge } from '../../../src/shared/bridge';
 import type { Notification } from '../../../src/shared/notification';
+import { ScreenOff } from '../screen/screen-off';
 import type { FlowStore } from '../store/flow-store';
 import { ItemLayer } from './item-layer';
 import { NotificationArea } from './notification-area';
@@ -29,6 +30,8 @@ interface PlayerProps {
   bridge: WallboardBridge;
   /** Shown while nothing of the playlist can play. */
   waiting: ReactNode;
+  /** A power window: black, nothing advances or sounds, no plays; back on, the item on screen starts over. */
+  off?: boolean;
   /** Timing of the sequencer, for tests. */
   timing?: Pick<SequencerOptions, 'prepareLeadMs' | 'readyTimeoutMs'>;
 }
@@ -37,7 +40,7 @@ interface PlayerProps {
  * Plays the playlist of the state, full screen, with the notifications of the channels on
  * screen over it at the bottom (which channels: see docs/player.md).
  */
-export function Player({ state, store, bridge, waiting, timing }: PlayerProps) {
+export function Player({ state, store, bridge, waiting, off = false, timing }: PlayerProps) {
   const [sequencer] = useState(() => new Sequencer(timing));
   const [queue] = useState(() => new NotificationQueue());
   // The sound the agent resolved for each notification delivered, by the object it came in.
@@ -51,6 +54,17 @@ export function Player({ state, store, bridge, waiting, timing }: PlayerProps) {
 
   const reporter = useMemo(() => new ScreenReporter((report) => bridge.reportShowing(report)), [bridge]);
   useEffect(() => reporter.watch(), [reporter]);
+  useEffect(() => reporter.setOff(off), [reporter, off]);
+
+  // Off: paused before the state is taken below, so a screen that starts off never starts its
+  // first item. Notifications are about now: those on screen and waiting are dropped, not kept
+  // for the morning.
+  useLayoutEffect(() => {
+    if (!off) return;
+    sequencer.pause();
+    const dropped = queue.clear();
+    if (dropped > 0) log('info', `the screen is off: ${dropped} notification(s) dropped`);
+  }, [sequencer, queue, off, log]);
 
   // Layout effects, in this order: the new state is taken before the browser paints, so a frame
   // never pairs the new state with the items of the old one.
@@ -73,17 +87,23 @@ export function Player({ state, store, bridge, waiting, timing }: PlayerProps) {
     });
   }, [queue, sounds, log]);
 
+  // Mounted, or back on: the item on screen starts over.
   useEffect(() => {
+    if (off) return;
     sequencer.resume();
     queue.resume();
     return () => {
       sequencer.pause();
       queue.pause();
     };
-  }, [sequencer, queue]);
+  }, [sequencer, queue, off]);
 
-  // Proof of play: each item, as it leaves the screen.
-  useEffect(() => reportPlays(sequencer, (play) => bridge.reportPlay(play)), [sequencer, bridge]);
+  // Proof of play: each item, as it leaves the screen. Going off ends the item's play there;
+  // nothing is reported while off.
+  useEffect(
+    () => (off ? undefined : reportPlays(sequencer, (play) => bridge.reportPlay(play))),
+    [sequencer, bridge, off],
+  );
 
   useEffect(
     () =>
@@ -91,6 +111,10 @@ export function Player({ state, store, bridge, waiting, timing }: PlayerProps) {
         // Checked against the contract where it entered the page (the bridge's client).
         if (message.kind !== 'notification') return;
         const { notification, sound } = message;
+        if (off) {
+          log('info', `notification ${notification.id} not shown: the screen is off`);
+          return;
+        }
         if (!sequencer.getSnapshot().channels.has(notification.channel_id)) {
           log(
             'info',
@@ -101,7 +125,7 @@ export function Player({ state, store, bridge, waiting, timing }: PlayerProps) {
         sounds.set(notification, sound);
         queue.push(notification);
       }),
-    [bridge, sequencer, queue, sounds, log],
+    [bridge, sequencer, queue, sounds, log, off],
   );
 
   const snapshot = useSyncExternalStore(sequencer.subscribe, sequencer.getSnapshot);
@@ -109,6 +133,7 @@ export function Player({ state, store, bridge, waiting, timing }: PlayerProps) {
   // video would stop).
   const layers = [snapshot.current, snapshot.next].filter((slot): slot is Slot => slot !== null);
 
+  if (off) return <ScreenOff />;
   return (
     <div className="player">
       {!snapshot.current && waiting}

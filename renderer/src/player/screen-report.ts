@@ -5,6 +5,8 @@ const MAX_SHOWING = 2048;
 
 /** What a page that is attached but hidden (a background tab, a minimised window) reports: it paints nothing. */
 export const HIDDEN = 'hidden';
+/** What a screen in a power window reports: black, whatever item waits to start over. */
+export const OFF = 'off';
 
 /** The page's own size in device pixels: its CSS size times the device pixel ratio. */
 export function viewportDisplay(): Display {
@@ -22,6 +24,7 @@ export function viewportDisplay(): Display {
 export class ScreenReporter {
   private showing: string | null = null;
   private last: string | null = null;
+  private off = false;
 
   constructor(private readonly send: (report: ShowingReport) => void) {}
 
@@ -29,6 +32,12 @@ export class ScreenReporter {
   report(showing: string): void {
     this.showing = showing.slice(0, MAX_SHOWING);
     this.last = null;
+    this.refresh();
+  }
+
+  /** A power window began (true) or ended: told at once. */
+  setOff(off: boolean): void {
+    this.off = off;
     this.refresh();
   }
 
@@ -45,8 +54,10 @@ export class ScreenReporter {
 
   /** Tells the agent when what it would see has changed since the last report. */
   private refresh(): void {
-    if (this.showing === null) return;
-    const report = { showing: document.hidden ? HIDDEN : this.showing, display: viewportDisplay() };
+    // Before the first item settles there is nothing to say, unless the screen is off.
+    const showing = this.off ? OFF : this.showing === null ? null : document.hidden ? HIDDEN : this.showing;
+    if (showing === null) return;
+    const report = { showing, display: viewportDisplay() };
     const key = JSON.stringify(report);
     if (key === this.last) return;
     this.last = key;

@@ -2,6 +2,7 @@ import { boardCreateSchema } from '../../shared/board';
 import type { BoardExport } from '../../shared/board-export';
 import type { Device } from '../../shared/device';
 import type { Playlist } from '../../shared/playlist';
+import type { ScreenSettings } from '../../shared/screen-settings';
 import type { Fetch } from '../ports';
 
 function json(status: number, body: unknown): Response {
@@ -15,6 +16,10 @@ export class FakeService {
   readonly devices = new Map<string, Device>();
   readonly playlists = new Map<string, Playlist>();
   readonly exports = new Map<string, unknown>();
+  /** Resolved settings by device tag; a device without is given its own playlist and nothing else. */
+  readonly settings = new Map<string, ScreenSettings>();
+  /** False: an older service, without `GET /devices/:tag/settings` (404). */
+  settingsRoute = true;
   readonly calls: { method: string; path: string; at: number; body: unknown }[] = [];
   /** Unreachable: every call fails as a network error. */
   down = false;
@@ -42,6 +47,8 @@ export class FakeService {
       if (sub === 'commands') return json(200, []);
       if (sub === 'plays')
         return json(200, { received: (body as unknown[]).length, stored: (body as unknown[]).length });
+      if (sub === 'settings')
+        return this.settingsRoute ? json(200, this.settings.get(id) ?? ownSettings(device)) : notFound();
       return json(200, device);
     }
     if (kind === 'playlists' && id)
@@ -56,6 +63,11 @@ export class FakeService {
       id: `dev_${tag}`,
       tag,
       playlist_id: playlistId,
+      schedule: null,
+      power: null,
+      rotation: null,
+      time_zone: null,
+      group_id: null,
       name: tag,
       description: '',
       online: false,
@@ -77,6 +89,26 @@ export class FakeService {
     this.devices.set(input.tag, device);
     return json(201, device);
   }
+}
+
+/** The settings of a device with no group and nothing set but its playlist. */
+export function ownSettings(device: Pick<Device, 'playlist_id'>): ScreenSettings {
+  return {
+    playlist_id: device.playlist_id,
+    schedule: null,
+    power: null,
+    rotation: 0,
+    time_zone: null,
+    group_id: null,
+    sources: {
+      playlist_id: device.playlist_id ? 'screen' : 'default',
+      schedule: 'default',
+      power: 'default',
+      rotation: 'default',
+      time_zone: 'default',
+    },
+    playlist_ids: device.playlist_id ? [device.playlist_id] : [],
+  };
 }
 
 export function sampleBoard(name: string, flowTag: string, value: number): BoardExport {

@@ -20,6 +20,7 @@ const COMMANDS: { type: CommandType; label: string; help: string }[] = [
   { type: 'reload', label: 'Reload', help: 'Reloads the player page' },
   { type: 'restart', label: 'Restart', help: 'Restarts the player' },
   { type: 'screenshot', label: 'Take a screenshot', help: 'Stores a picture of what it shows now' },
+  { type: 'wake', label: 'Wake', help: 'Turns it on until its off hours end, when they have it off now' },
 ];
 const LABELS = Object.fromEntries(COMMANDS.map(({ type, label }) => [type, label])) as Record<
   CommandType,

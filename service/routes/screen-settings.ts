@@ -1,0 +1,71 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { tagSchema } from '../../src/shared/common';
+import { scheduledAtSchema, screenSettingsSchema } from '../../src/shared/screen-settings';
+import type { ServiceContext } from '../context';
+import { notFound } from '../domain/errors';
+import { scheduledAt } from '../domain/screen-settings';
+import { checkDevice } from '../http/device-scope';
+import { ScreenSettingsRepository } from '../repositories/screen-settings';
+
+const tagParams = z.object({ tag: tagSchema });
+
+/** What a screen plays and how, resolved with its group's settings (docs/api/groups.md). */
+export function screenSettingsRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
+  const settings = new ScreenSettingsRepository(ctx.db);
+
+  async function settingsOf(tag: string) {
+    const read = await settings.ofDevice(tag);
+    if (!read) throw notFound(`device ${tag}`);
+    return read;
+  }
+
+  return async (app) => {
+    app.get(
+      '/devices/:tag/settings',
+      {
+        config: { permission: 'read' },
+        schema: {
+          tags: ['devices'],
+          summary:
+            "Returns what the device plays and how: each setting its own, else its group's, else the default, with where each comes from",
+          params: tagParams,
+          response: { 200: screenSettingsSchema },
+        },
+      },
+      async (request) => {
+        checkDevice(request, request.params.tag);
+        return (await settingsOf(request.params.tag)).settings;
+      },
+    );
+
+    app.get(
+      '/devices/:tag/schedule/at',
+      {
+        config: { permission: 'read' },
+        schema: {
+          tags: ['devices'],
+          summary:
+            'Answers what the device plays at a time (now without one), and whether it is off then, in its time zone: the one set, else the one it reports, else UTC',
+          params: tagParams,
+          querystring: z.object({
+            time: z.iso
+              .datetime({
+                offset: true,
+                error: 'must be an ISO 8601 time with its offset, such as 2026-11-23T18:00:00Z',
+              })
+              .optional(),
+          }),
+          response: { 200: scheduledAtSchema },
+        },
+      },
+      async (request) => {
+        checkDevice(request, request.params.tag);
+        const { settings: resolved, reportedTimeZone } = await settingsOf(request.params.tag);
+        const { time } = request.query;
+        const instant = time === undefined ? ctx.clock.now().getTime() : Date.parse(time);
+        return scheduledAt(resolved, reportedTimeZone, instant);
+      },
+    );
+  };
+}
