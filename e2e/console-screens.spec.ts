@@ -60,7 +60,7 @@ test('a screen is paired by its code, renamed, given a playlist, photographed, a
   await page.getByLabel('Description').fill('left of the door');
   await page.getByRole('combobox', { name: 'Playlist' }).click();
   await page.getByRole('option', { name: 'Lobby board' }).click();
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Lobby entrance', level: 1 })).toBeVisible();
   await expect(player.locator('[data-board-name="Lobby board"]')).toBeVisible({ timeout: 10_000 });
 
@@ -158,8 +158,17 @@ test('a viewer sees the screens and can pair, rename or command none', async ({ 
   await page.getByRole('link', { name: 'Hall' }).click();
   await expect(page.getByRole('heading', { name: 'Hall', level: 1 })).toBeVisible();
   await expect(page.getByLabel('Name')).toBeDisabled();
-  for (const name of ['Save', 'Identify', 'Reload', 'Restart', 'Take a screenshot', 'Delete the screen']) {
-    await expect(page.getByRole('button', { name })).toBeDisabled();
+  for (const name of [
+    'Save',
+    'Save what it plays',
+    'Identify',
+    'Reload',
+    'Restart',
+    'Take a screenshot',
+    'Wake',
+    'Delete the screen',
+  ]) {
+    await expect(page.getByRole('button', { name, exact: true })).toBeDisabled();
   }
   await expect(page.getByLabel(/Viewers can see everything but change nothing/).first()).toBeVisible();
 });

@@ -1,9 +1,9 @@
-import { faPlus, faTrash } from '@fortawesome/free-solid-svg-icons';
-import { Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { faPlus } from '@fortawesome/free-solid-svg-icons';
+import { Button, Stack } from '@mantine/core';
 import type { PowerSchedule, WeeklyWindow } from '../../../../src/shared/schedule';
 import { FaIcon } from '../../ui/fa-icon';
 import { entryErrors } from './schedule-editor';
-import { WindowFields } from './window-fields';
+import { WindowCard, WindowFields } from './window-fields';
 
 const NIGHT: WeeklyWindow = {
   days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
@@ -36,35 +36,20 @@ export function PowerEditor({
       {value.off.map((window, index) => {
         const label = `Off window ${index + 1}`;
         return (
-          <Paper key={index} withBorder p="sm" component="fieldset" aria-label={label} style={{ margin: 0 }}>
-            <Stack gap="xs">
-              <Group justify="space-between">
-                <Text fw={600} size="sm">
-                  {label}
-                </Text>
-                <Button
-                  size="compact-xs"
-                  variant="subtle"
-                  color="red"
-                  leftSection={<FaIcon icon={faTrash} />}
-                  disabled={disabled}
-                  aria-label={`Remove off window ${index + 1}`}
-                  onClick={() => onChange({ off: value.off.filter((_, at) => at !== index) })}
-                >
-                  Remove
-                </Button>
-              </Group>
-              <WindowFields
-                value={window}
-                label={label}
-                errors={errorsOf(index)}
-                disabled={disabled}
-                onChange={(next) =>
-                  onChange({ off: value.off.map((old, at) => (at === index ? next : old)) })
-                }
-              />
-            </Stack>
-          </Paper>
+          <WindowCard
+            key={index}
+            label={label}
+            disabled={disabled}
+            onRemove={() => onChange({ off: value.off.filter((_, at) => at !== index) })}
+          >
+            <WindowFields
+              value={window}
+              label={label}
+              errors={errorsOf(index)}
+              disabled={disabled}
+              onChange={(next) => onChange({ off: value.off.map((old, at) => (at === index ? next : old)) })}
+            />
+          </WindowCard>
         );
       })}
       <Button

@@ -1,8 +1,8 @@
-import { faPlus, faTrash } from '@fortawesome/free-solid-svg-icons';
-import { Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { faPlus } from '@fortawesome/free-solid-svg-icons';
+import { Button, Group, NumberInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import type { Schedule, ScheduleEntry } from '../../../../src/shared/schedule';
 import { FaIcon } from '../../ui/fa-icon';
-import { WindowFields, type FieldErrors } from './window-fields';
+import { WindowCard, WindowFields, type FieldErrors } from './window-fields';
 
 /** The entries as the page numbers them (from 1) where a message names them by path (from 0). */
 const asShown = (message: string) =>
@@ -53,83 +53,68 @@ export function ScheduleEditor({
         const errors = entryErrors(problems, index);
         const label = `Entry ${index + 1}`;
         return (
-          <Paper key={index} withBorder p="sm" component="fieldset" aria-label={label} style={{ margin: 0 }}>
-            <Stack gap="xs">
-              <Group justify="space-between">
-                <Text fw={600} size="sm">
-                  {label}
-                </Text>
-                <Button
-                  size="compact-xs"
-                  variant="subtle"
-                  color="red"
-                  leftSection={<FaIcon icon={faTrash} />}
-                  disabled={disabled}
-                  aria-label={`Remove entry ${index + 1}`}
-                  onClick={() =>
-                    onChange({ ...value, entries: value.entries.filter((_, at) => at !== index) })
-                  }
-                >
-                  Remove
-                </Button>
-              </Group>
-              {errors.entry && (
-                <Text size="sm" c="var(--mantine-color-error)" role="alert">
-                  {errors.entry}
-                </Text>
-              )}
-              <Select
-                label="Playlist"
-                data={playlists}
-                searchable
-                allowDeselect={false}
+          <WindowCard
+            key={index}
+            label={label}
+            disabled={disabled}
+            onRemove={() => onChange({ ...value, entries: value.entries.filter((_, at) => at !== index) })}
+          >
+            {errors.entry && (
+              <Text size="sm" c="var(--mantine-color-error)" role="alert">
+                {errors.entry}
+              </Text>
+            )}
+            <Select
+              label="Playlist"
+              data={playlists}
+              searchable
+              allowDeselect={false}
+              disabled={disabled}
+              value={entry.playlist_id}
+              error={errors.playlist_id}
+              onChange={(id) => id && setEntry(index, { ...entry, playlist_id: id })}
+            />
+            <WindowFields
+              value={entry}
+              label={label}
+              errors={errors}
+              disabled={disabled}
+              onChange={(window) => setEntry(index, { ...entry, ...window })}
+            />
+            <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
+              <TextInput
+                type="date"
+                label="From the day"
+                value={entry.start_date ?? ''}
                 disabled={disabled}
-                value={entry.playlist_id}
-                error={errors.playlist_id}
-                onChange={(id) => id && setEntry(index, { ...entry, playlist_id: id })}
+                error={errors.start_date}
+                onChange={(event) =>
+                  setEntry(index, { ...entry, start_date: event.currentTarget.value || null })
+                }
               />
-              <WindowFields
-                value={entry}
-                label={label}
-                errors={errors}
+              <TextInput
+                type="date"
+                label="To the day"
+                value={entry.end_date ?? ''}
                 disabled={disabled}
-                onChange={(window) => setEntry(index, { ...entry, ...window })}
+                error={errors.end_date}
+                onChange={(event) =>
+                  setEntry(index, { ...entry, end_date: event.currentTarget.value || null })
+                }
               />
-              <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
-                <TextInput
-                  type="date"
-                  label="From the day"
-                  value={entry.start_date ?? ''}
-                  disabled={disabled}
-                  error={errors.start_date}
-                  onChange={(event) =>
-                    setEntry(index, { ...entry, start_date: event.currentTarget.value || null })
-                  }
-                />
-                <TextInput
-                  type="date"
-                  label="To the day"
-                  value={entry.end_date ?? ''}
-                  disabled={disabled}
-                  error={errors.end_date}
-                  onChange={(event) =>
-                    setEntry(index, { ...entry, end_date: event.currentTarget.value || null })
-                  }
-                />
-                <NumberInput
-                  label="Priority"
-                  description="Higher wins"
-                  min={0}
-                  max={1000}
-                  allowDecimal={false}
-                  disabled={disabled}
-                  value={entry.priority}
-                  error={errors.priority}
-                  onChange={(priority) => setEntry(index, { ...entry, priority: Number(priority) || 0 })}
-                />
-              </SimpleGrid>
-            </Stack>
-          </Paper>
+              <NumberInput
+                label="Priority"
+                description="Higher wins"
+                min={0}
+                max={1000}
+                allowDecimal={false}
+                disabled={disabled}
+                value={entry.priority}
+                error={errors.priority}
+                onChange={(priority) => setEntry(index, { ...entry, priority: Number(priority) || 0 })}
+              />
+            </SimpleGrid>
+          </WindowCard>
         );
       })}
       <Group justify="space-between" align="flex-end">

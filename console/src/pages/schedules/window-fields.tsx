@@ -1,5 +1,8 @@
-import { Chip, Group, Input, Text, TextInput } from '@mantine/core';
+import { faTrash } from '@fortawesome/free-solid-svg-icons';
+import { Button, Chip, Group, Input, Paper, Stack, Text, TextInput } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { WEEK_DAYS, type WeekDay, type WeeklyWindow } from '../../../../src/shared/schedule';
+import { FaIcon } from '../../ui/fa-icon';
 import { DAY_LABELS } from './windows';
 
 /** A path's error among the problems, by the field's name ("days", "from", ...). */
@@ -64,5 +67,42 @@ export function WindowFields({
         An empty To is the end of the day; a To before From ends on the next day.
       </Text>
     </>
+  );
+}
+
+/** One window of a list (a schedule's entry, an off window): a named group of fields, removable. */
+export function WindowCard({
+  label,
+  onRemove,
+  disabled,
+  children,
+}: {
+  label: string;
+  onRemove: () => void;
+  disabled: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Paper withBorder p="sm" component="fieldset" aria-label={label} style={{ margin: 0 }}>
+      <Stack gap="xs">
+        <Group justify="space-between">
+          <Text fw={600} size="sm">
+            {label}
+          </Text>
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            color="red"
+            leftSection={<FaIcon icon={faTrash} />}
+            disabled={disabled}
+            aria-label={`Remove ${label.toLowerCase()}`}
+            onClick={onRemove}
+          >
+            Remove
+          </Button>
+        </Group>
+        {children}
+      </Stack>
+    </Paper>
   );
 }

@@ -8,6 +8,7 @@ import { ErrorAlert } from '../../ui/error-panel';
 import { tell } from '../../ui/notify';
 import { PlaySettingsForm, type PlaySettings } from '../schedules/play-settings';
 import { groupsQuery, settingsQuery } from '../schedules/queries';
+import { WeekView } from '../schedules/week-view';
 import { devicePath, usePlaylists } from './queries';
 import { Section } from './section';
 
@@ -70,6 +71,14 @@ export function SchedulePanel({ device }: { device: Device }) {
             {resolved.data.time_zone ?? 'the screen’s own'}.
           </Text>
         )}
+        {resolved.data &&
+          (resolved.data.sources.schedule === 'group' || resolved.data.sources.power === 'group') && (
+            <WeekView
+              schedule={resolved.data.schedule}
+              power={resolved.data.power}
+              playlistName={(id) => playlists.data?.find((option) => option.value === id)?.label ?? id}
+            />
+          )}
         <PlaySettingsForm
           key={JSON.stringify([schedule, power, rotation, time_zone])}
           initial={{ playlist_id, schedule, power, rotation, time_zone }}
