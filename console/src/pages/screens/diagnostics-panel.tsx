@@ -39,6 +39,18 @@ export function useDeviceStatus(tag: string) {
   });
 }
 
+const POWER_METHODS = {
+  dpms: 'display asleep (DPMS)',
+  cec: 'display in standby (HDMI-CEC)',
+  black: 'drawn black (the display could not be put to sleep)',
+} as const;
+
+/** How the screen stands in its power schedule: on, or off and how. */
+function powerOf(power: DeviceStatus['power']): string {
+  if (!power?.off) return 'on';
+  return `off: ${power.method ? POWER_METHODS[power.method] : 'going to sleep'}`;
+}
+
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div>
@@ -72,6 +84,8 @@ function Facts({ status, ip }: { status: DeviceStatus; ip: string | null }) {
         <TimeAgo iso={status.received_at} />
       </Fact>
       <Fact label="Showing">{status.showing}</Fact>
+      <Fact label="Power">{powerOf(status.power)}</Fact>
+      <Fact label="Time zone">{status.time_zone ?? '—'}</Fact>
     </SimpleGrid>
   );
 }
