@@ -2,15 +2,15 @@ import { Anchor, Button, FileButton, Modal, Table, Text } from '@mantine/core';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { Board } from '../../../src/shared/board';
-import { send } from '../api/client';
+import { boardCreateSchema, boardSchema, type Board } from '../../../src/shared/board';
+import { api, send } from '../api/client';
 import { confirmAction } from '../ui/confirm';
 import { ErrorAlert } from '../ui/error-panel';
 import { ListTable } from '../ui/list-table';
+import { NameForm } from '../ui/name-form';
 import { PageHeader } from '../ui/page-header';
 import { TimeAgo } from '../ui/time';
 import { WriteButton } from '../ui/write-button';
-import { NewBoard } from './boards/new-board';
 import { widgetsQuery } from './boards/queries';
 import { downloadExport, duplicateBoard, importFile } from './boards/transfer';
 import { boardsQuery } from './playlists/queries';
@@ -118,7 +118,10 @@ export default function BoardsPage() {
       {boards.data?.length === 0 && <Text c="dimmed">No boards yet: create one or import an export.</Text>}
       <Modal opened={creating} onClose={() => setCreating(false)} title="New board">
         {creating && (
-          <NewBoard
+          <NameForm
+            schema={boardCreateSchema}
+            save={(body) => api(boardSchema, '/boards', { method: 'POST', body })}
+            submit="Create the board"
             onDone={(board) => {
               setCreating(false);
               void refresh();

@@ -1,5 +1,4 @@
-import { Anchor, Button, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Anchor, Modal, Table, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -7,39 +6,12 @@ import { groupCreateSchema, groupSchema, type Group } from '../../../src/shared/
 import { api, send } from '../api/client';
 import { confirmAction } from '../ui/confirm';
 import { ErrorAlert } from '../ui/error-panel';
-import { fieldErrorsOf, validateBy } from '../ui/form';
 import { ListTable } from '../ui/list-table';
+import { NameForm } from '../ui/name-form';
 import { PageHeader } from '../ui/page-header';
 import { WriteButton } from '../ui/write-button';
 import { groupPath, groupsQuery } from './schedules/queries';
 import { useOverview } from './screens/queries';
-
-const toBody = (values: { name: string }) => ({ name: values.name });
-
-function NewGroup({ onDone }: { onDone: (group: Group) => void }) {
-  const form = useForm({
-    mode: 'uncontrolled',
-    initialValues: { name: '' },
-    validate: validateBy(groupCreateSchema, toBody),
-  });
-  const create = useMutation({
-    mutationFn: (values: { name: string }) =>
-      api(groupSchema, '/groups', { method: 'POST', body: toBody(values) }),
-    onSuccess: onDone,
-    onError: (error) => form.setErrors(fieldErrorsOf(error)),
-  });
-  return (
-    <form onSubmit={form.onSubmit((values) => create.mutate(values))} noValidate>
-      <Stack>
-        {create.error && <ErrorAlert error={create.error} details={false} />}
-        <TextInput label="Name" data-autofocus key={form.key('name')} {...form.getInputProps('name')} />
-        <Button type="submit" loading={create.isPending}>
-          Create the group
-        </Button>
-      </Stack>
-    </form>
-  );
-}
 
 /** What a group sets, in words: "schedule, off hours, 90°". */
 function summary(group: Group): string {
@@ -81,7 +53,12 @@ export default function GroupsPage() {
         actions={<WriteButton onClick={() => setCreating(true)}>New group</WriteButton>}
       />
       <Modal opened={creating} onClose={() => setCreating(false)} title="New group">
-        <NewGroup onDone={(group) => void navigate(`/groups/${encodeURIComponent(group.id)}`)} />
+        <NameForm
+          schema={groupCreateSchema}
+          save={(body) => api(groupSchema, '/groups', { method: 'POST', body })}
+          submit="Create the group"
+          onDone={(group) => void navigate(`/groups/${encodeURIComponent(group.id)}`)}
+        />
       </Modal>
       {groups.error && <ErrorAlert error={groups.error} title="The groups could not be listed" />}
       {remove.error && <ErrorAlert error={remove.error} title="The group was not deleted" />}

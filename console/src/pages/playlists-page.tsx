@@ -1,5 +1,4 @@
-import { Anchor, Button, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Anchor, Modal, Table, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -12,48 +11,12 @@ import {
 import { api, send } from '../api/client';
 import { confirmAction } from '../ui/confirm';
 import { ErrorAlert } from '../ui/error-panel';
-import { fieldErrorsOf, validateBy } from '../ui/form';
 import { PageHeader } from '../ui/page-header';
 import { TimeAgo } from '../ui/time';
 import { WriteButton } from '../ui/write-button';
 import { playlistsQuery, screensQuery } from './playlists/queries';
 import { ListTable } from '../ui/list-table';
-
-interface NameFields {
-  name: string;
-}
-const toBody = (values: NameFields) => ({ name: values.name });
-
-/** Creating a playlist (POST) or renaming one (PATCH): the same one field. */
-function NameForm({ playlist, onDone }: { playlist: Playlist | null; onDone: (saved: Playlist) => void }) {
-  const form = useForm<NameFields>({
-    mode: 'uncontrolled',
-    initialValues: { name: playlist?.name ?? '' },
-    validate: validateBy(playlist ? playlistUpdateSchema : playlistCreateSchema, toBody),
-  });
-  const save = useMutation({
-    mutationFn: (values: NameFields) =>
-      playlist
-        ? api(playlistSchema, `/playlists/${encodeURIComponent(playlist.id)}`, {
-            method: 'PATCH',
-            body: toBody(values),
-          })
-        : api(playlistSchema, '/playlists', { method: 'POST', body: toBody(values) }),
-    onSuccess: onDone,
-    onError: (error) => form.setErrors(fieldErrorsOf(error)),
-  });
-  return (
-    <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
-      <Stack>
-        {save.error && <ErrorAlert error={save.error} />}
-        <TextInput label="Name" data-autofocus key={form.key('name')} {...form.getInputProps('name')} />
-        <Button type="submit" loading={save.isPending}>
-          {playlist ? 'Rename' : 'Create the playlist'}
-        </Button>
-      </Stack>
-    </form>
-  );
-}
+import { NameForm } from '../ui/name-form';
 
 export default function PlaylistsPage() {
   const playlists = useQuery(playlistsQuery);
@@ -160,7 +123,22 @@ export default function PlaylistsPage() {
         onClose={() => setNaming(null)}
         title={naming?.playlist ? `Rename “${naming.playlist.name}”` : 'New playlist'}
       >
-        {naming && <NameForm playlist={naming.playlist} onDone={saved} />}
+        {naming && (
+          <NameForm
+            initial={naming.playlist?.name}
+            schema={naming.playlist ? playlistUpdateSchema : playlistCreateSchema}
+            save={(body) =>
+              naming.playlist
+                ? api(playlistSchema, `/playlists/${encodeURIComponent(naming.playlist.id)}`, {
+                    method: 'PATCH',
+                    body,
+                  })
+                : api(playlistSchema, '/playlists', { method: 'POST', body })
+            }
+            submit={naming.playlist ? 'Rename' : 'Create the playlist'}
+            onDone={saved}
+          />
+        )}
       </Modal>
     </>
   );
