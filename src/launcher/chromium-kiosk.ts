@@ -131,14 +131,18 @@ export async function openChromiumKiosk(
     child.once('exit', (code, signal) => resolve({ code, signal }));
     child.once('error', (error) => resolve({ code: null, signal: null, error: error.message }));
   });
-  void exited.then(() => rm(profile, { recursive: true, force: true }));
+  // Chromium's helper processes may still write into the profile as the browser exits: removing
+  // it is tried again a few times, and a profile left in the temporary folder is no failure.
+  const dropProfile = () =>
+    rm(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(() => undefined);
+  void exited.then(dropProfile);
   return {
     child,
     exited,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
-      await rm(profile, { recursive: true, force: true });
+      await dropProfile();
     },
   };
 }
