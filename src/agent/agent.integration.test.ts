@@ -6,9 +6,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { spawnService, type ServiceProcess } from '../../service/service-process';
 import type { BridgeMessage } from '../shared/bridge';
 import type { DeviceAgent } from './agent';
-import type { AgentConfig } from './config';
 import { createNodeAgent } from './node-agent';
-import { fixedSystem, recordingLogger, SkippableClock } from './testing/fakes';
+import { SkippableClock } from './testing/fakes';
+import { boardAndPlaylist, nodeAgentOptions, serviceApi, type ServiceApi } from './testing/real-service';
 import { freePort } from '../node/testing/free-ports';
 
 const ADMIN = 'agent-integration-admin-token-01';
@@ -16,6 +16,8 @@ let dir: string;
 let port: number;
 let service: ServiceProcess | null = null;
 const agents: DeviceAgent[] = [];
+
+const api: ServiceApi = (method, path, body) => serviceApi(port, ADMIN)(method, path, body);
 
 async function startService(): Promise<void> {
   service = await spawnService(
@@ -26,39 +28,14 @@ async function startService(): Promise<void> {
   );
 }
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
 function startAgent(
   tag: string,
   dataDir = join(dir, tag),
   clock?: SkippableClock,
 ): { agent: DeviceAgent; messages: BridgeMessage[] } {
-  const config: AgentConfig = {
-    server: `http://127.0.0.1:${port}`,
-    token: ADMIN,
-    tag,
-    name: `Screen ${tag}`,
-    heartbeatSeconds: 5,
-    cacheDir: join(dataDir, 'media'),
-    cacheLimitBytes: 100 * 1024 * 1024,
-  };
-  const { agent } = createNodeAgent({
-    config,
-    dataDir,
-    mediaBaseUrl: '/media/',
-    appVersion: 'test',
-    log: recordingLogger(),
-    system: fixedSystem,
-    clock,
-  });
+  const { agent } = createNodeAgent(
+    nodeAgentOptions({ port, token: ADMIN, tag, name: `Screen ${tag}`, dataDir, heartbeatSeconds: 5, clock }),
+  );
   const messages: BridgeMessage[] = [];
   agent.onMessage((message) => messages.push(message));
   agents.push(agent);
@@ -67,28 +44,6 @@ function startAgent(
 
 /** Waits on real time for what the service and the agent do between them. */
 const wait = (timeout = 15_000) => ({ timeout, interval: 50 });
-
-/** A board with one value widget and a playlist showing it. */
-async function boardAndPlaylist(name: string): Promise<{ boardId: string; playlistId: string }> {
-  const board = await api<{ id: string }>('POST', '/boards/import', {
-    name,
-    widgets: [
-      {
-        flow: { tag: `${name}-cpu`, data: { value: 1 } },
-        variant: 'value',
-        column: 0,
-        row: 0,
-        width: 8,
-        height: 6,
-      },
-    ],
-  });
-  const playlist = await api<{ id: string }>('POST', '/playlists', {
-    name,
-    items: [{ type: 'board', board_id: board.id, duration: 10 }],
-  });
-  return { boardId: board.id, playlistId: playlist.id };
-}
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wallboard-agent-'));
@@ -155,7 +110,7 @@ describe('the agent against the real service', () => {
     const { agent } = startAgent('hall');
     await agent.start();
     await vi.waitFor(() => expect(agent.getState().online).toBe(true), wait());
-    const { playlistId, boardId } = await boardAndPlaylist('hall');
+    const { playlistId, boardId } = await boardAndPlaylist(api, 'hall');
     const changed = Date.now();
     await api('PATCH', '/devices/hall', { playlist_id: playlistId });
     await vi.waitFor(() => expect(agent.getState().playlist?.id).toBe(playlistId), wait(5000));
@@ -164,7 +119,7 @@ describe('the agent against the real service', () => {
   }, 60_000);
 
   it('keeps its state through a 30 s outage and catches up within 10 s, missing no notification', async () => {
-    const { playlistId } = await boardAndPlaylist('outage');
+    const { playlistId } = await boardAndPlaylist(api, 'outage');
     await api('POST', '/devices', { tag: 'outage', playlist_id: playlistId });
     const clock = new SkippableClock();
     const { agent, messages } = startAgent('outage', join(dir, 'outage'), clock);
@@ -202,7 +157,7 @@ describe('the agent against the real service', () => {
   }, 60_000);
 
   it('plays from its cache when started while the service is down', async () => {
-    const { playlistId } = await boardAndPlaylist('cached');
+    const { playlistId } = await boardAndPlaylist(api, 'cached');
     await api('POST', '/devices', { tag: 'cached', playlist_id: playlistId });
     const first = startAgent('cached');
     await first.agent.start();

@@ -6,7 +6,8 @@ import { spawnService, type ServiceProcess } from '../../service/service-process
 import type { Play, PlayReport } from '../shared/play';
 import type { DeviceAgent } from './agent';
 import { createNodeAgent } from './node-agent';
-import { fixedSystem, recordingLogger, SkippableClock } from './testing/fakes';
+import { SkippableClock } from './testing/fakes';
+import { nodeAgentOptions } from './testing/real-service';
 import { freePort } from '../node/testing/free-ports';
 
 // Proof of play across an outage, against the real service in its own process: what the screen
@@ -65,23 +66,17 @@ describe('proof of play against the real service', () => {
   it('keeps what plays during an outage, across a restart of the device, and uploads each play once', async () => {
     const clock = new SkippableClock();
     const start = () => {
-      const { agent: started } = createNodeAgent({
-        config: {
-          server: `http://127.0.0.1:${port}`,
+      const { agent: started } = createNodeAgent(
+        nodeAgentOptions({
+          port,
           token: ADMIN,
           tag: 'lobby',
           name: 'Lobby',
+          dataDir: join(dir, 'device'),
           heartbeatSeconds: 30,
-          cacheDir: join(dir, 'device', 'media'),
-          cacheLimitBytes: 100 * 1024 * 1024,
-        },
-        dataDir: join(dir, 'device'),
-        mediaBaseUrl: '/media/',
-        appVersion: 'test',
-        log: recordingLogger(),
-        system: fixedSystem,
-        clock,
-      });
+          clock,
+        }),
+      );
       agent = started;
       return started;
     };

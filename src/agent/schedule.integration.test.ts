@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { spawnService, type ServiceProcess } from '../../service/service-process';
 import type { DeviceAgent } from './agent';
 import { createNodeAgent } from './node-agent';
-import { fixedSystem, recordingLogger, SkippableClock } from './testing/fakes';
+import { SkippableClock } from './testing/fakes';
+import { boardAndPlaylist, nodeAgentOptions, serviceApi, type ServiceApi } from './testing/real-service';
 import { freePort } from '../node/testing/free-ports';
 
 // The schedule against the real service in its own process: the screen takes its resolved
@@ -18,60 +19,26 @@ let port: number;
 let service: ServiceProcess | null = null;
 let agent: DeviceAgent | null = null;
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-async function playlistOfOneBoard(name: string): Promise<string> {
-  const board = await api<{ id: string }>('POST', '/boards/import', {
-    name,
-    widgets: [
-      {
-        flow: { tag: `${name}-cpu`, data: { value: 1 } },
-        variant: 'value',
-        column: 0,
-        row: 0,
-        width: 8,
-        height: 6,
-      },
-    ],
-  });
-  const playlist = await api<{ id: string }>('POST', '/playlists', {
-    name,
-    items: [{ type: 'board', board_id: board.id, duration: 10 }],
-  });
-  return playlist.id;
-}
+const api: ServiceApi = (method, path, body) => serviceApi(port, ADMIN)(method, path, body);
+const playlist = async (name: string) => (await boardAndPlaylist(api, name)).playlistId;
 
 /** `HH:MM` of an instant in UTC. */
 const hhmm = (at: number): string => new Date(at).toISOString().slice(11, 16);
 
 /** The screen "lobby" on its own clock, in its system's zone `zone`. */
 function startAgent(clock: SkippableClock, zone = 'Europe/Paris'): DeviceAgent {
-  const { agent: started } = createNodeAgent({
-    config: {
-      server: `http://127.0.0.1:${port}`,
+  const { agent: started } = createNodeAgent(
+    nodeAgentOptions({
+      port,
       token: ADMIN,
       tag: 'lobby',
       name: 'Lobby',
+      dataDir: join(dir, 'device'),
       heartbeatSeconds: 30,
-      cacheDir: join(dir, 'device', 'media'),
-      cacheLimitBytes: 100 * 1024 * 1024,
-    },
-    dataDir: join(dir, 'device'),
-    mediaBaseUrl: '/media/',
-    appVersion: 'test',
-    log: recordingLogger(),
-    system: fixedSystem,
-    clock,
-    systemTimeZone: () => zone,
-  });
+      clock,
+      systemTimeZone: () => zone,
+    }),
+  );
   agent = started;
   return started;
 }
@@ -96,8 +63,8 @@ afterEach(async () => {
 describe('the schedule against the real service', () => {
   it('holds every playlist of its settings and switches at the entry, then sleeps, with the service gone', async () => {
     const clock = new SkippableClock();
-    const own = await playlistOfOneBoard('own');
-    const evening = await playlistOfOneBoard('evening');
+    const own = await playlist('own');
+    const evening = await playlist('evening');
     // A window from 10 minutes on, then a power window after it, on every day, in UTC.
     const from = Math.ceil(clock.now() / MINUTE) * MINUTE + 10 * MINUTE;
     const days = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
@@ -137,7 +104,7 @@ describe('the schedule against the real service', () => {
   }, 60_000);
 
   it("reports its system's zone, which the service reads its schedule in, and follows a change of its settings", async () => {
-    const own = await playlistOfOneBoard('own');
+    const own = await playlist('own');
     await api('POST', '/devices', { tag: 'lobby', name: 'Lobby', playlist_id: own });
     const started = startAgent(new SkippableClock(), 'Asia/Tokyo');
     await started.start();
