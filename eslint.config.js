@@ -47,6 +47,8 @@ const ROOMS = {
     may: ['agent', 'shared', 'node', 'webPlayer', 'service'],
   },
   service: { files: ['service/**'], imports: ['**/service/**'], may: ['shared', 'node'] },
+  // The host of a custom widget's code, in its sandboxed frame: a plain browser script, alone.
+  customFrame: { files: ['renderer/public/**'], imports: [], may: [] },
   // The guest prelude runs inside a script's QuickJS engine: the ECMAScript built-ins only.
   guest: { files: ['service/scripts/host/guest/**'], imports: [], may: [] },
   // The build: it bundles the script host with the service's own build step.
@@ -64,6 +66,7 @@ const PLATFORM = {
   launcher: [electron, ui],
   service: [electron, ui],
   guest: [node, electron, ui],
+  customFrame: [node, electron, ui],
   tools: [electron, ui],
 };
 // Test helpers and configurations live beside the code; no product file may import them.
@@ -131,7 +134,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['renderer/**/*.{ts,tsx}', 'console/**/*.{ts,tsx}'],
+    files: ['renderer/**/*.{ts,tsx}', 'renderer/public/*.js', 'console/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,

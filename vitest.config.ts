@@ -29,6 +29,8 @@ export default defineConfig({
         // Renderer components in a real Chromium (Debian's), not a DOM imitation.
         // Loaded only on a screenshot: optimised up front, so a fresh run does not reload the page midway.
         optimizeDeps: { include: ['modern-screenshot'] },
+        // The custom widget's host pages, at the root as the player's and console's builds have them.
+        publicDir: 'renderer/public',
         test: {
           name: 'renderer',
           include: ['renderer/**/*.test.{ts,tsx}'],

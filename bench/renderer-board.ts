@@ -13,7 +13,7 @@ export const PAYLOADS_PER_WIDGET = 16;
 const COLUMNS = 10;
 const SPAN = { width: 4, height: 2 };
 
-/** The 31 variants with a drawing, then the offline face (map): 32 kinds, cycled over 100 widgets. */
+/** Every variant: 34 kinds, cycled over 100 widgets. */
 const MIX: Variant[] = [
   'value',
   'graph',
@@ -47,7 +47,21 @@ const MIX: Variant[] = [
   'iframe',
   'box',
   'map',
+  'weather',
+  'custom',
 ];
+
+/** A custom widget's code: it draws the flow's value on every update, as users' widgets do. */
+const CUSTOM_CODE = {
+  html: '<p><span id="title"></span>: <b id="value"></b></p>',
+  css: 'p{margin:0;font:20px sans-serif;color:#e6edf3}b{color:#3fb950}',
+  script:
+    "wallboard.onData((data) => { document.getElementById('title').textContent = data.title; document.getElementById('value').textContent = data.value; });",
+};
+
+/** Where the bench page finds framed pages and map tiles: answered by the bench itself (bench/renderer.ts). */
+export const BENCH_PAGE_ORIGIN = 'http://127.0.0.1:9';
+export const BENCH_TILE_PATH = '/tiles/';
 
 /** A repeatable wobble in 0..1 for widget `i`, payload `seq` and point `k`. */
 function wave(i: number, seq: number, k = 0): number {
@@ -204,11 +218,35 @@ function metricsFor(variant: Variant, i: number, seq: number, now: number): Reco
     case 'video':
       return { title, mp4: `https://media.example.com/${i}-${seq}.mp4` };
     case 'iframe':
-      return { title, url: `https://example.com/${i}/${seq}` };
+      // A page's address rarely changes: its title does.
+      return { title: `${title} ${seq}`, url: `${BENCH_PAGE_ORIGIN}/page/${i}` };
     case 'box':
       return { title: `${title} ${seq}` };
+    case 'weather':
+      return {
+        title,
+        location: `Town ${i}`,
+        temperature: Math.round((w() * 40 - 10) * 10) / 10,
+        condition: (['clear', 'cloudy', 'rain', 'snow'] as const)[seq % 4],
+        is_day: seq % 2 === 0,
+        days: range(4).map((k) => ({
+          date: new Date((now + (k + 1) * 86_400) * 1000).toISOString().slice(0, 10),
+          condition: 'partly-cloudy',
+          min: Math.round(w(k) * 10),
+          max: Math.round(10 + w(k + 1) * 10),
+        })),
+        updated_at: new Date(now * 1000).toISOString(),
+      };
+    case 'custom':
+      return { title, value: Math.round(w() * 1000) };
     default:
-      return { title, coords: { lat: 52 + w(), lon: 4 + w(1) } };
+      // A fleet map: the view stays, the vehicles move.
+      return {
+        title,
+        coords: { lat: 52.5, lon: 4.5, zoom: 9 },
+        markers: range(3).map((k) => ({ lat: 52 + w(k), lon: 4 + w(k + 1), label: `m${k}` })),
+        circles: [{ lat: 52.5, lon: 4.5, radius: 5000 + w(2) * 5000 }],
+      };
   }
 }
 
@@ -234,6 +272,7 @@ export function benchBoard(now = Math.floor(Date.now() / 1000)): BenchBoard {
       height: SPAN.height,
       in_board_index: i,
       background: 'default',
+      ...(variant === 'custom' ? { code: CUSTOM_CODE } : {}),
     };
   });
   const board: BoardExport = {
@@ -257,6 +296,10 @@ export function benchBoard(now = Math.floor(Date.now() / 1000)): BenchBoard {
     },
     boards: { 'bench-board': board },
     media: {},
+    web: {
+      tiles: { url: `${BENCH_TILE_PATH}{z}/{x}/{y}`, attribution: '© Bench tiles', max_zoom: 18 },
+      custom_network: false,
+    },
   };
   const payloads = widgets.map((widget, i) => ({
     tag: widget.flow.tag,

@@ -13,7 +13,8 @@ import { chromium, type CDPSession } from '@playwright/test';
 import type { BridgeMessage, PlayerState } from '../src/shared/bridge';
 import { serveFolder } from '../src/web-player/static-server';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium';
-import { benchBoard, WIDGET_COUNT } from './renderer-board';
+import { pngTile, STATUS_PAGE } from '../e2e/web-stand-ins';
+import { BENCH_PAGE_ORIGIN, BENCH_TILE_PATH, benchBoard, WIDGET_COUNT } from './renderer-board';
 import { formatMs, quantile } from './stats';
 
 const { values } = parseArgs({
@@ -114,6 +115,14 @@ try {
     (url) => !['127.0.0.1', 'localhost'].includes(url.hostname) && url.protocol !== 'data:',
     (route) => route.abort('blockedbyclient'),
   );
+  // Framed pages and map tiles, answered at once as a nearby server and the screen's tile cache would.
+  await context.route(`${BENCH_PAGE_ORIGIN}/**`, (route) =>
+    route.fulfill({ contentType: 'text/html', body: STATUS_PAGE }),
+  );
+  await context.route(`${server.url.replace(/\/$/, '')}${BENCH_TILE_PATH}**`, (route) => {
+    const [z, x, y] = new URL(route.request().url()).pathname.split('/').slice(-3).map(Number);
+    return route.fulfill({ contentType: 'image/png', body: pngTile(z!, x!, y!) });
+  });
   // tsx compiles this file with esbuild's keepNames, which wraps named functions in `__name()`:
   // the functions sent to the page need that helper there too.
   await context.addInitScript({ content: 'globalThis.__name = (target) => target;' });
@@ -142,6 +151,8 @@ try {
         chooseService: () => undefined,
         reportPlay: () => undefined,
         screenshotTaken: () => undefined,
+        checkFraming: ({ url }) => Promise.resolve({ url, verdict: 'allowed' as const, detail: '' }),
+        showWebPage: () => Promise.resolve({ shown: false }),
         log: () => undefined,
       };
       // Fully rendered: every widget is on the board and none still waits for its data. The

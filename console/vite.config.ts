@@ -33,6 +33,8 @@ export default defineConfig({
   // Vite puts the nonce on its own tags and in `<meta property="csp-nonce">`, where Mantine reads
   // it for the few style elements it writes.
   html: { cspNonce: CSP_NONCE_PLACEHOLDER },
+  // The custom widget's host pages (src/shared/custom-frame.ts), for the board editor's previews.
+  publicDir: fileURLToPath(new URL('../renderer/public', import.meta.url)),
   build: {
     outDir: fileURLToPath(new URL('../dist/console', import.meta.url)),
     emptyOutDir: true,

@@ -7,7 +7,15 @@ import type { Page } from '@playwright/test';
 import type { BoardExport } from '../src/shared/board-export';
 import { playerStateSchema, type BridgeMessage, type PlayerState } from '../src/shared/bridge';
 import { expect, test } from './fixtures';
-import { FROZEN_AT, referenceState, settingsState, TAGS } from './reference-board';
+import {
+  FROZEN_AT,
+  referenceState,
+  settingsState,
+  STATUS_PAGE_URL,
+  TAGS,
+  TILE_PATH,
+} from './reference-board';
+import { pngTile, STATUS_PAGE } from './web-stand-ins';
 
 interface Screen {
   name: string;
@@ -80,9 +88,12 @@ async function openBoard(
       chooseService: () => undefined,
       reportPlay: () => undefined,
       screenshotTaken: () => undefined,
+      checkFraming: ({ url }) => Promise.resolve({ url, verdict: 'allowed' as const, detail: '' }),
+      showWebPage: () => Promise.resolve({ shown: false }),
       log: (entry) => logs.push(`${entry.level}: ${entry.message}`),
     };
   }, state);
+  await serveWebContent(page, url);
   await page.goto(url);
   const board = boardOf(state);
   await expect(page.locator('section.widget')).toHaveCount(board.widgets.length);
@@ -90,6 +101,17 @@ async function openBoard(
   for (const image of await page.locator('section.widget img').all()) {
     await expect(image).toHaveJSProperty('complete', true);
   }
+}
+
+/** The map's tiles on the page's own origin (as the web player serves them), and the framed page. */
+async function serveWebContent(page: Page, url: string): Promise<void> {
+  await page.route(`${new URL(TILE_PATH, url).href}**`, (route) => {
+    const [z, x, y] = new URL(route.request().url()).pathname.split('/').slice(-3).map(Number);
+    return route.fulfill({ contentType: 'image/png', body: pngTile(z!, x!, y!) });
+  });
+  await page.route(STATUS_PAGE_URL, (route) =>
+    route.fulfill({ contentType: 'text/html', body: STATUS_PAGE }),
+  );
 }
 
 /** The layout math of docs/renderer.md, written out again so the renderer is checked against it. */
@@ -239,9 +261,10 @@ for (const screen of [SCREENS[0]!, SCREENS[3]!]) {
     await expect(title).toHaveCSS('font-size', `${Math.round(((board.size[1] * 20) / 1080) * 0.9 * 1.2)}px`);
     await expect(widgetOf(page, 'big-number')).toHaveCSS('background-color', 'rgb(253, 253, 247)');
     await expect(widgetOf(page, 'bare-text')).toHaveCSS('background-color', 'rgba(0, 0, 0, 0)');
-    for (const tag of ['weather-here', 'foreign']) {
-      await expect(widgetOf(page, tag).getByText('Not available offline')).toBeVisible();
-    }
+    await expect(widgetOf(page, 'weather-here')).toContainText('Amsterdam');
+    await expect(widgetOf(page, 'foreign').locator('iframe').contentFrame().locator('#count')).toHaveText(
+      '42',
+    );
     await expect(page).toHaveScreenshot(`settings-${screen.name}.png`, {
       animations: 'disabled',
       maxDiffPixelRatio: 0.01,
@@ -249,10 +272,7 @@ for (const screen of [SCREENS[0]!, SCREENS[3]!]) {
   });
 }
 
-test('widget states: errored, stale, no data, data that does not fit, offline', async ({
-  page,
-  renderer,
-}) => {
+test('widget states: errored, stale, no data, data that does not fit', async ({ page, renderer }) => {
   const state = referenceState('dark');
   await openBoard(page, renderer.url, state, SCREENS[0]!);
 
@@ -270,14 +290,18 @@ test('widget states: errored, stale, no data, data that does not fit, offline', 
   await expect(widgetOf(page, TAGS.invalid).getByText('Data does not fit this widget')).toBeVisible();
   await expect(page.getByText('Data does not fit this widget')).toHaveCount(1);
 
-  await expect(widgetOf(page, TAGS.map).getByText('Not available offline')).toBeVisible();
-  await expect(page.getByText('Not available offline')).toHaveCount(1);
+  // Web content draws: the map's tiles and its attribution, the framed page.
+  await expect(widgetOf(page, TAGS.map)).toContainText('© Test tiles');
+  await expect(widgetOf(page, TAGS.map).locator('img.leaflet-tile').first()).toBeVisible();
+  await expect(
+    widgetOf(page, 'docs-page').locator('iframe').contentFrame().getByText('All systems operational'),
+  ).toBeVisible();
 
   // Every other widget drew its variant: no face of any kind anywhere else.
   const faced = await page
     .locator('section.widget:has(.widget-face)')
     .evaluateAll((sections) => sections.map((section) => (section as HTMLElement).dataset.flowTag));
-  expect(faced.sort()).toEqual([TAGS.empty, TAGS.invalid, TAGS.map].sort());
+  expect(faced.sort()).toEqual([TAGS.empty, TAGS.invalid].sort());
 
   // Only the misfit data was reported, once.
   const logs = await page.evaluate(() => (window as unknown as TestWindow).bridgeLogs);

@@ -136,6 +136,54 @@ test('a playlist of a board and an image is built, reordered, saved, assigned an
   await expect(row.getByRole('cell').nth(1)).toHaveText('1');
 });
 
+test('a web page item is added, its URL checked as it is typed, timed and saved', async ({
+  admin: page,
+  stack,
+}) => {
+  await page.getByRole('link', { name: 'Playlists' }).click();
+  await page.getByRole('button', { name: 'New playlist' }).click();
+  await page.getByRole('dialog').getByLabel('Name').fill('Dashboards');
+  await page.getByRole('button', { name: 'Create the playlist' }).click();
+  await expect(page.getByRole('heading', { name: 'Dashboards', level: 1 })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Add a web page' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add a web page' });
+  const address = dialog.getByLabel('Page URL');
+  // Checked by the shared schema as it is typed: nothing the service would refuse is added.
+  await address.fill('ftp://files.example.com/');
+  await expect(address).toHaveAccessibleDescription(/must be an http or https URL/);
+  await dialog.getByRole('button', { name: 'Add the web page' }).click();
+  await expect(dialog).toBeVisible();
+  await address.fill('http://intranet.example/status');
+  await expect(address).not.toHaveAccessibleDescription(/must be/);
+  await dialog.getByLabel('Seconds on screen').fill('45');
+  await dialog.getByLabel('Reload every (seconds)').fill('5');
+  await expect(dialog.getByLabel('Reload every (seconds)')).toHaveAccessibleDescription(
+    /at least 10 seconds/,
+  );
+  await dialog.getByLabel('Reload every (seconds)').fill('60');
+  await page.mouse.move(640, 400);
+  await checkPage(page, 'playlist-add-web');
+  await dialog.getByRole('button', { name: 'Add the web page' }).click();
+  await expect(dialog).toBeHidden();
+
+  await expect(itemAt(page, 1)).toHaveAccessibleName(/http:\/\/intranet\.example\/status/);
+  await expect(itemAt(page, 1).getByLabel('Seconds', { exact: true })).toHaveValue('45');
+  await expect(itemAt(page, 1).getByLabel('Reload every (seconds)')).toHaveValue('60');
+  // Reloading is optional: emptied, the page is never reloaded.
+  await itemAt(page, 1).getByLabel('Reload every (seconds)').fill('');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('You have unsaved changes')).toHaveCount(0);
+  await checkPage(page, 'playlist-web');
+  const saved = await stack.api<{ items: unknown[] }>(
+    'GET',
+    `/playlists/${page.url().split('/').pop() ?? ''}`,
+  );
+  expect(saved.items).toEqual([
+    { type: 'web', url: 'http://intranet.example/status', duration: 45, reload_seconds: null },
+  ]);
+});
+
 test('a playlist is renamed and deleted from the list', async ({ admin: page }) => {
   await page.getByRole('link', { name: 'Playlists' }).click();
   await page.getByRole('button', { name: 'New playlist' }).click();

@@ -43,6 +43,17 @@ const CACHED_IMAGE = `data:image/svg+xml,${encodeURIComponent(
     '<rect x="85" y="30" width="55" height="30" fill="#3fb950"/></svg>',
 )}`;
 
+/**
+ * Web content the tests answer themselves (page.route, on loopback): a page that lets itself be
+ * framed, and map tiles on the page's own origin, as the web player serves them from its cache.
+ */
+export const STATUS_PAGE_URL = 'http://127.0.0.1:9/status.html';
+export const TILE_PATH = '/tiles/';
+const WEB = {
+  tiles: { url: `${TILE_PATH}{z}/{x}/{y}`, attribution: '© Test tiles', max_zoom: 18 },
+  custom_network: false,
+};
+
 /** Tags the tests look for. */
 export const TAGS = {
   revenue: 'revenue',
@@ -322,8 +333,13 @@ const REFERENCE_WIDGETS: Omit<Widget, 'in_board_index'>[] = [
     title: 'Promo',
     mp4: 'https://media.example.com/promo.mp4',
   }),
-  widget('docs-page', at('iframe', 22, 16, 3, 3), { title: 'Docs', url: 'https://docs.example.com/status' }),
-  widget(TAGS.map, at('map', 25, 16, 3, 3), { title: 'Fleet', coords: { lat: 52.37, lon: 4.89, zoom: 10 } }),
+  widget('docs-page', at('iframe', 22, 16, 3, 3), { title: 'Docs', url: STATUS_PAGE_URL }),
+  widget(TAGS.map, at('map', 25, 16, 3, 3), {
+    title: 'Fleet',
+    coords: { lat: 52.37, lon: 4.89, zoom: 10 },
+    markers: [{ lat: 52.37, lon: 4.89, label: 'HQ' }],
+    circles: [{ lat: 52.33, lon: 4.95, radius: 3000, color: '#d29922' }],
+  }),
   widget(TAGS.empty, at('value', 28, 16, 2, 3), {}),
   widget(TAGS.invalid, at('gauge', 30, 16, 2, 3), { title: 'Disk', value: 'full' }),
 
@@ -348,6 +364,7 @@ function playerState(board: BoardExport, media: Record<string, string> = {}): Pl
     },
     boards: { 'reference-board': board },
     media,
+    web: WEB,
   };
 }
 
@@ -356,7 +373,8 @@ const { name: _name, theme: _theme, ...BOARD_DEFAULTS } = boardCreateSchema.pars
 
 /**
  * The reference board: 36 widgets of 32 variants (weather and custom are on the settings board)
- * and every widget state; board settings at their defaults.
+ * and every widget state; board settings at their defaults. Its iframe and map load what the
+ * tests serve on loopback (STATUS_PAGE_URL, TILE_PATH).
  */
 export function referenceBoard(theme: ThemeName): BoardExport {
   return {
@@ -407,8 +425,28 @@ export function settingsBoard(): BoardExport {
           background: 'none',
         },
       ),
-      widget('weather-here', at('weather', 0, 2, 2, 3), { title: 'Weather', location: 'Amsterdam' }),
-      widget('foreign', at('custom', 2, 2, 2, 3), { title: 'Custom', anything: true }),
+      widget('weather-here', at('weather', 0, 2, 2, 3), {
+        title: 'Weather',
+        location: 'Amsterdam',
+        temperature: 7.4,
+        condition: 'partly-cloudy',
+        is_day: true,
+        days: [
+          { date: '2025-01-16', condition: 'rain', min: 1.9, max: 6.5 },
+          { date: '2025-01-17', condition: 'cloudy', min: 0.4, max: 5.2 },
+          { date: '2025-01-18', condition: 'snow', min: -3.2, max: 1.4 },
+        ],
+        updated_at: new Date((FROZEN_AT - 300) * 1000).toISOString(),
+      }),
+      {
+        ...widget('foreign', at('custom', 2, 2, 2, 3), { title: 'Custom', waiting: 42 }),
+        code: {
+          html: '<p>Waiting: <b id="count"></b></p>',
+          css: 'p{margin:0;font:28px "DejaVu Serif",serif;color:#1f2328}b{color:#8250df}',
+          script:
+            "wallboard.onData((data) => { document.getElementById('count').textContent = data.waiting; });",
+        },
+      },
       widget('coloured', at('multivalue', 4, 2, 3, 3), {
         title: 'Colours',
         values: [

@@ -90,6 +90,8 @@ test('a portrait board on a 1920 x 1080 screen turned 90 degrees fills it', asyn
       chooseService: () => undefined,
       reportPlay: () => undefined,
       screenshotTaken: () => undefined,
+      checkFraming: ({ url }) => Promise.resolve({ url, verdict: 'allowed' as const, detail: '' }),
+      showWebPage: () => Promise.resolve({ shown: false }),
       log: () => undefined,
     };
   }, STATE);

@@ -21,6 +21,8 @@ test('with no playlist the waiting screen names the device', async ({ page, rend
       chooseService: () => undefined,
       reportPlay: () => undefined,
       screenshotTaken: () => undefined,
+      checkFraming: ({ url }) => Promise.resolve({ url, verdict: 'allowed' as const, detail: '' }),
+      showWebPage: () => Promise.resolve({ shown: false }),
       log: () => undefined,
     };
   }, waitingState);
@@ -46,6 +48,8 @@ test('a state the bridge refused leaves the starting face, logged', async ({ pag
       chooseService: () => undefined,
       reportPlay: () => undefined,
       screenshotTaken: () => undefined,
+      checkFraming: ({ url }) => Promise.resolve({ url, verdict: 'allowed' as const, detail: '' }),
+      showWebPage: () => Promise.resolve({ shown: false }),
       log: (entry) => logs.push(entry.message),
     };
   });

@@ -9,6 +9,8 @@ import { freePort } from '../src/node/testing/free-ports';
 
 const WEB_PLAYER = fileURLToPath(new URL('../dist/web-player/main.mjs', import.meta.url));
 
+const OFFLINE_SERVICE = ['--map-tiles', 'none', '--weather-url', 'http://127.0.0.1:9'];
+
 /**
  * The whole chain on loopback ports: the real service in its own process and a device (the web
  * player: agent plus page server) in another, driven only through the service's HTTP API. Both
@@ -27,10 +29,16 @@ export class Stack {
   private constructor(
     readonly dir: string,
     readonly tag: string,
+    /** More options of the service (`npm run service -- --help`), such as where its map tiles come from. */
+    private readonly serviceArgs: readonly string[],
   ) {}
 
-  static async start(tag: string): Promise<Stack> {
-    const stack = new Stack(await mkdtemp(join(tmpdir(), 'wallboard-e2e-')), tag);
+  /**
+   * `serviceArgs` replace the defaults, which keep the service off the internet: no map tiles, and
+   * a forecast API on a closed loopback port.
+   */
+  static async start(tag: string, serviceArgs: readonly string[] = OFFLINE_SERVICE): Promise<Stack> {
+    const stack = new Stack(await mkdtemp(join(tmpdir(), 'wallboard-e2e-')), tag, serviceArgs);
     stack.port = await freePort();
     await stack.startService();
     return stack;
@@ -43,7 +51,7 @@ export class Stack {
   /** (Re)starts the service on the same port and data folder. */
   async startService(): Promise<void> {
     this.service = await spawnService(
-      ['--port', String(this.port), '--data', join(this.dir, 'service')],
+      ['--port', String(this.port), '--data', join(this.dir, 'service'), ...this.serviceArgs],
       { WALLBOARD_ADMIN_TOKEN: this.admin },
       'built',
     );

@@ -7,6 +7,7 @@ import type { BridgeMessage, PlayerState, RendererLog, ShowingReport } from '../
 import { startWebPlayerServer, type WebPlayerServer } from '../src/web-player/web-player-server';
 import { expect, test } from './fixtures';
 import { emptyPlayerState } from '../src/shared/testing/bridge-fixtures';
+import type { Framing } from '../src/shared/web-content';
 
 const RENDERER_DIST = fileURLToPath(new URL('../dist/renderer', import.meta.url));
 
@@ -35,6 +36,12 @@ class FakeHost implements BridgeHost {
   chooseService(): void {}
   reportPlay(): void {}
   screenshotTaken(): void {}
+  checkFraming({ url }: { url: string }): Framing {
+    return { url, verdict: 'allowed', detail: '' };
+  }
+  showWebPage(): { shown: boolean } {
+    return { shown: false };
+  }
   emit(message: BridgeMessage): void {
     for (const listener of this.listeners) listener(message);
   }

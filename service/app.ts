@@ -37,6 +37,7 @@ import { deviceRoutes } from './routes/devices';
 import { flowRoutes } from './routes/flows';
 import { groupRoutes } from './routes/groups';
 import { healthRoutes } from './routes/health';
+import { mapTileRoutes } from './routes/map-tiles';
 import { mediaRoutes } from './routes/media';
 import { metricRoutes } from './routes/metrics';
 import { notificationRoutes } from './routes/notifications';
@@ -49,6 +50,7 @@ import { scriptRoutes } from './routes/scripts';
 import { sessionRoutes } from './routes/session';
 import { tokenRoutes } from './routes/tokens';
 import { userRoutes } from './routes/users';
+import { webOptionsRoutes } from './routes/web-options';
 import { widgetRoutes } from './routes/widgets';
 
 export interface AppOptions {
@@ -101,6 +103,8 @@ const ROUTES = [
   groupRoutes,
   mediaRoutes,
   scriptRoutes,
+  webOptionsRoutes,
+  mapTileRoutes,
 ];
 
 /** Each operation says what its token needs (checked by the scope tests against every route). */

@@ -149,6 +149,7 @@ describe('PUT /boards/:id/content', () => {
         height: 2,
         in_board_index: 1,
         background: 'default',
+        code: null,
       },
     ]);
     expect(await load(content.board.id)).toEqual(saved);

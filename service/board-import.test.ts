@@ -67,6 +67,7 @@ describe('importing the original product’s export', () => {
         height: 8,
         in_board_index: 0,
         background: 'default',
+        code: null,
       },
       {
         flow: { tag: 'crashes_a', data: {}, errored: false },
@@ -77,6 +78,7 @@ describe('importing the original product’s export', () => {
         height: 17,
         in_board_index: 1,
         background: 'none',
+        code: null,
       },
     ]);
     expect(await flowRow('app_error_rates_a')).toMatchObject({

@@ -232,6 +232,7 @@ describe('exporting boards', () => {
         height: 4,
         in_board_index: 0,
         background: 'default',
+        code: null,
       },
       {
         flow: { tag: 'exp-text', data: {}, errored: false },
@@ -242,6 +243,7 @@ describe('exporting boards', () => {
         height: 4,
         in_board_index: 1,
         background: 'none',
+        code: null,
       },
     ]);
   });

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { tokenScopeSchema, type TokenScope } from '../src/shared/token';
-import { DEFAULT_CONFIG, type ServiceConfig } from './context';
+import { webUrlSchema } from '../src/shared/common';
+import { DEFAULT_CONFIG, OSM_TILES, type ServiceConfig } from './context';
 import { parseHttpAllow, type HttpAllowPolicy } from './scripts/destinations';
 
 export const HELP = `Usage:
@@ -40,6 +41,17 @@ Options:
                            where scripts' wallboard/http may connect besides public addresses:
                            comma-separated loopback, private and CIDR ranges such as 10.1.0.0/16
                            (default none: public addresses only)
+  --map-tiles <template>   where maps' tiles come from, a URL template with {z}, {x} and {y} (default
+                           ${DEFAULT_CONFIG.mapTiles?.urlTemplate}, OpenStreetMap's, within
+                           its usage policy: the service fetches each tile once and caches it);
+                           "none": no tile source, maps draw their shapes on a blank ground
+  --map-attribution <text> the tile source's attribution, shown on every map (default "${DEFAULT_CONFIG.mapTiles?.attribution}")
+  --map-max-zoom <n>       the tile source's deepest zoom level (default ${DEFAULT_CONFIG.mapTiles?.maxZoom})
+  --weather-url <url>      the Open-Meteo compatible forecast API weather widgets are fed from
+                           (default ${DEFAULT_CONFIG.weatherUrl})
+  --allow-http-media       media, backgrounds and notification sounds may be plain http URLs (a LAN
+                           without TLS); https only by default
+  --custom-widgets-network custom widgets may reach https addresses (default: no network at all)
   --events-keep <n>        realtime events kept for devices that reconnect (default ${DEFAULT_CONFIG.eventRetention})
   --events-keep-mb <mb>    ... and at most this many MB of them (default ${DEFAULT_CONFIG.eventRetentionBytes / 1024 / 1024})
   --notifications-keep <n> notifications kept, the newest (default ${DEFAULT_CONFIG.notificationRetention})
@@ -145,6 +157,36 @@ function httpAllow(list: string): HttpAllowPolicy {
   }
 }
 
+function webUrl(name: string, value: string): string {
+  const parsed = webUrlSchema.safeParse(value);
+  if (!parsed.success) throw new Error(`--${name} must be an http or https URL, not "${value}"`);
+  return value;
+}
+
+/** `--map-tiles` (a template, or "none") with its attribution and deepest zoom. */
+function mapTiles(values: {
+  'map-tiles'?: string;
+  'map-attribution'?: string;
+  'map-max-zoom'?: string;
+}): ServiceConfig['mapTiles'] {
+  const template = values['map-tiles'];
+  if (template === 'none') return null;
+  const urlTemplate = template ?? OSM_TILES.urlTemplate;
+  if (!['{z}', '{x}', '{y}'].every((part) => urlTemplate.includes(part))) {
+    throw new Error(
+      `--map-tiles must be a URL template with {z}, {x} and {y}, or "none", not "${urlTemplate}"`,
+    );
+  }
+  webUrl('map-tiles', urlTemplate.replace(/\{[a-z]\}/g, '0'));
+  const maxZoom = values['map-max-zoom'];
+  return {
+    urlTemplate,
+    // Another source's attribution is its own: the operator names it.
+    attribution: values['map-attribution'] ?? (template === undefined ? OSM_TILES.attribution : ''),
+    maxZoom: maxZoom === undefined ? OSM_TILES.maxZoom : wholeNumber('map-max-zoom', maxZoom, 0, 22),
+  };
+}
+
 /** Reads the command line; throws an Error with a message for the user on anything wrong. */
 export function parseCommand(argv: string[]): Command {
   const { values, positionals } = parseArgs({
@@ -163,6 +205,12 @@ export function parseCommand(argv: string[]): Command {
       'media-max-mb': { type: 'string', default: String(DEFAULT_CONFIG.mediaMaxBytes / MB) },
       'log-level': { type: 'string', default: 'info' },
       'scripts-http-allow': { type: 'string', default: '' },
+      'map-tiles': { type: 'string' },
+      'map-attribution': { type: 'string' },
+      'map-max-zoom': { type: 'string' },
+      'weather-url': { type: 'string', default: DEFAULT_CONFIG.weatherUrl },
+      'allow-http-media': { type: 'boolean', default: false },
+      'custom-widgets-network': { type: 'boolean', default: false },
       'events-keep': { type: 'string', default: String(DEFAULT_CONFIG.eventRetention) },
       'events-keep-mb': { type: 'string', default: String(DEFAULT_CONFIG.eventRetentionBytes / MB) },
       'notifications-keep': { type: 'string', default: String(DEFAULT_CONFIG.notificationRetention) },
@@ -241,6 +289,10 @@ export function parseCommand(argv: string[]): Command {
       scriptsHttpAllow: httpAllow(values['scripts-http-allow']),
       mediaMaxBytes: wholeNumber('media-max-mb', values['media-max-mb'], 1, 1_000_000) * MB,
       mediaDir: store.databaseUrl ? null : join(values.data, 'media'),
+      mapTiles: mapTiles(values),
+      weatherUrl: webUrl('weather-url', values['weather-url']),
+      httpMedia: values['allow-http-media'],
+      customWidgetsNetwork: values['custom-widgets-network'],
     },
   };
 }

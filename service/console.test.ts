@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSP_NONCE_PLACEHOLDER } from '../src/shared/console-page';
+import { customFramePolicy } from '../src/shared/custom-frame';
 import { startTestService, type TestService } from './test-support';
 
 const PAGE = `<!doctype html><meta property="csp-nonce" nonce="${CSP_NONCE_PLACEHOLDER}"><script type="module" src="/console/assets/app-1.js" nonce="${CSP_NONCE_PLACEHOLDER}"></script>`;
@@ -15,6 +16,8 @@ describe('the console is served by the service', () => {
     await mkdir(join(dir, 'assets'));
     await writeFile(join(dir, 'index.html'), PAGE);
     await writeFile(join(dir, 'assets', 'app-1.js'), 'export {};');
+    await writeFile(join(dir, 'custom-frame.html'), '<!doctype html><title>frame</title>');
+    await writeFile(join(dir, 'custom-frame.js'), 'void 0;');
     service = await startTestService({ consoleDir: dir });
   });
   afterAll(async () => {
@@ -48,6 +51,17 @@ describe('the console is served by the service', () => {
       }),
     );
     expect(nonces[0]).not.toBe(nonces[1]);
+  });
+
+  it("serves the custom widget's host pages under their own policy, for the editor's previews", async () => {
+    const page = await service.call('GET', '/console/custom-frame.html', undefined, null);
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-security-policy']).toBe(customFramePolicy('custom-frame.html'));
+    expect(page.body).toContain('<title>frame</title>');
+    const script = await service.call('GET', '/console/custom-frame.js', undefined, null);
+    expect(script.headers['content-type']).toMatch(/^text\/javascript/);
+    const console = await service.call('GET', '/console/', undefined, null);
+    expect(console.headers['content-security-policy']).toContain("frame-src 'self'");
   });
 
   it('serves its files for good, and a missing file is a 404', async () => {

@@ -29,7 +29,26 @@ export interface ServiceConfig {
    * receives uploads in its `incoming/` (or a temporary folder).
    */
   mediaDir: string | null;
+  /**
+   * Where maps' tiles come from (`--map-tiles`, `--map-attribution`, `--map-max-zoom`): a URL
+   * template with {z}, {x} and {y}, fetched by the service for screens; null: none
+   * (`--no-map-tiles`).
+   */
+  mapTiles: { urlTemplate: string; attribution: string; maxZoom: number } | null;
+  /** The Open-Meteo compatible forecast API weather widgets are fed from (`--weather-url`). */
+  weatherUrl: string;
+  /** Media and notification sounds may be plain http URLs (`--allow-http-media`); https only otherwise. */
+  httpMedia: boolean;
+  /** Custom widgets may reach https addresses (`--custom-widgets-network`); otherwise they have no network. */
+  customWidgetsNetwork: boolean;
 }
+
+/** OpenStreetMap's standard tiles, used within its tile usage policy: fetched once by the service, cached, attributed. */
+export const OSM_TILES = {
+  urlTemplate: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+  attribution: '© OpenStreetMap contributors',
+  maxZoom: 19,
+};
 
 export const DEFAULT_CONFIG: ServiceConfig = {
   bodyLimit: 1024 * 1024,
@@ -41,6 +60,10 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   scriptsHttpAllow: PUBLIC_ONLY,
   mediaMaxBytes: 200 * 1024 * 1024,
   mediaDir: null,
+  mapTiles: OSM_TILES,
+  weatherUrl: 'https://api.open-meteo.com',
+  httpMedia: false,
+  customWidgetsNetwork: false,
 };
 
 /** Cancels what a clock was asked to run. */

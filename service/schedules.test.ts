@@ -6,6 +6,13 @@ import { startTestService, type TestService } from './test-support';
 import { FakeClock } from './testing/fake-clock';
 import { clientsOf, hello, listen, nextEvent, seed } from './testing/realtime-clients';
 
+/** The web options of a service with its defaults, in every screen's settings. */
+const DEFAULT_WEB = {
+  tiles: { attribution: '© OpenStreetMap contributors', max_zoom: 19 },
+  http_media: false,
+  custom_network: false,
+};
+
 const clock = new FakeClock('2026-11-23T09:00:00.000Z');
 let service: TestService;
 let url: string;
@@ -77,6 +84,11 @@ describe("a screen's settings", () => {
         time_zone: 'group',
       },
       playlist_ids: ['p2', 'p_day'],
+      web: {
+        tiles: { attribution: '© OpenStreetMap contributors', max_zoom: 19 },
+        http_media: false,
+        custom_network: false,
+      },
     });
 
     await ok('PATCH', '/devices/prec', { playlist_id: 'p1', rotation: null, time_zone: 'UTC' });
@@ -110,6 +122,7 @@ describe("a screen's settings", () => {
         time_zone: 'screen',
       },
       playlist_ids: ['p1'],
+      web: DEFAULT_WEB,
     });
     // /playlist answers the screen's own playlist, else its group's, for clients that know no schedules.
     await ok('PATCH', '/devices/prec', { group_id: group.id, playlist_id: null });

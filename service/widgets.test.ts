@@ -64,6 +64,7 @@ describe('creating widgets', () => {
       ...place,
       in_board_index: 0,
       background: 'default',
+      code: null,
     });
     const second = await addWidget(board, { flow_tag: flow.tag, variant: 'gauge', ...place, column: 4 });
     expect(second.in_board_index).toBe(1);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../service/test-support';
 import { VARIANT_EXAMPLES } from '../src/shared/variant-examples';
 import { variantFields } from '../src/shared/variant-shapes';
-import { OFFLINE_UNAVAILABLE_VARIANTS, VARIANTS, type Variant } from '../src/shared/variants';
+import { VARIANTS, WEB_VARIANTS, type Variant } from '../src/shared/variants';
 import { REGENERATE, WIDGETS_DOC, renderWidgetsDoc } from './variant-docs';
 
 const run = promisify(execFile);
@@ -16,7 +16,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const generated = () =>
   renderWidgetsDoc({
     variants: VARIANTS,
-    offlineUnavailable: OFFLINE_UNAVAILABLE_VARIANTS,
+    web: WEB_VARIANTS,
     examples: VARIANT_EXAMPLES,
     fields: variantFields,
   });
@@ -44,6 +44,8 @@ describe('docs/widgets.md', () => {
       for (const field of variantFields(variant).filter((candidate) => !candidate.common)) {
         expect(section).toContain(`| \`${field.name}\``);
       }
+      const pointer = 'Needs the network: see [api/web-content.md](api/web-content.md).';
+      expect(section.includes(pointer), variant).toBe(WEB_VARIANTS.includes(variant));
     }
   });
 });
@@ -54,7 +56,8 @@ describe('the curl examples of docs/widgets.md', () => {
   let token = '';
 
   beforeAll(async () => {
-    service = await startTestService();
+    // The weather example has coordinates: its forecast job must not reach the internet.
+    service = await startTestService({ config: { weatherUrl: 'http://127.0.0.1:9' } });
     await service.app.listen({ port: 0, host: '127.0.0.1' });
     address = `http://127.0.0.1:${(service.app.server.address() as AddressInfo).port}`;
     // The weaker of the two scopes the page names.

@@ -18,7 +18,8 @@ export const REGENERATE = 'node tools/variant-docs.ts';
 /** What the page is made of: the shared modules' exports. */
 export interface VariantDocsInput<V extends string = string> {
   variants: readonly V[];
-  offlineUnavailable: readonly V[];
+  /** Variants that need the network: their sections point to docs/api/web-content.md. */
+  web: readonly V[];
   examples: Readonly<Record<V, VariantExample>>;
   fields(variant: V): VariantField[];
 }
@@ -36,7 +37,7 @@ export async function renderWidgetsDoc<V extends string>(input: VariantDocsInput
 }
 
 function markdown<V extends string>(
-  { variants, offlineUnavailable, examples, fields }: VariantDocsInput<V>,
+  { variants, web, examples, fields }: VariantDocsInput<V>,
   exampleJson: ReadonlyMap<V, string>,
 ): string {
   const [first] = variants;
@@ -80,7 +81,7 @@ function markdown<V extends string>(
       variantSection(variant, examples[variant], {
         fields: fields(variant),
         json: exampleJson.get(variant) ?? '',
-        offline: offlineUnavailable.includes(variant),
+        web: web.includes(variant),
       }),
     ),
   ].join('\n');
@@ -89,7 +90,7 @@ function markdown<V extends string>(
 function variantSection(
   variant: string,
   { description, example }: VariantExample,
-  { fields, json, offline }: { fields: VariantField[]; json: string; offline: boolean },
+  { fields, json, web }: { fields: VariantField[]; json: string; web: boolean },
 ): string[] {
   const own = fields.filter((field) => !field.common);
   const tag = tagOf(variant, example);
@@ -97,9 +98,7 @@ function variantSection(
     `## ${variant}`,
     '',
     description,
-    ...(offline
-      ? ['', 'Players show it as "not available offline": it needs the internet or foreign code.']
-      : []),
+    ...(web ? ['', 'Needs the network: see [api/web-content.md](api/web-content.md).'] : []),
     '',
     ...(own.length > 0
       ? fieldTable(own)
@@ -151,15 +150,14 @@ const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 async function loadInput(): Promise<VariantDocsInput> {
   const { tsImport } = await import('tsx/esm/api');
   const load = (path: string) => tsImport(path, import.meta.url);
-  const [{ VARIANT_EXAMPLES }, { variantFields }, { VARIANTS, OFFLINE_UNAVAILABLE_VARIANTS }] =
-    await Promise.all([
-      load('../src/shared/variant-examples.ts'),
-      load('../src/shared/variant-shapes.ts'),
-      load('../src/shared/variants.ts'),
-    ]);
+  const [{ VARIANT_EXAMPLES }, { variantFields }, { VARIANTS, WEB_VARIANTS }] = await Promise.all([
+    load('../src/shared/variant-examples.ts'),
+    load('../src/shared/variant-shapes.ts'),
+    load('../src/shared/variants.ts'),
+  ]);
   return {
     variants: VARIANTS,
-    offlineUnavailable: OFFLINE_UNAVAILABLE_VARIANTS,
+    web: WEB_VARIANTS,
     examples: VARIANT_EXAMPLES,
     fields: variantFields,
   };

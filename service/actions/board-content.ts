@@ -4,12 +4,13 @@ import type { FieldIssue } from '../../src/shared/issues';
 import { placementOf, type Widget } from '../../src/shared/widget';
 import type { ServiceContext } from '../context';
 import { conflict, DomainError, invalid, notFound } from '../domain/errors';
+import { refuseHttpMedia } from '../domain/http-media';
 import { rooms } from '../realtime/rooms';
 import { BoardRepository } from '../repositories/boards';
 import { WidgetRepository, type NewWidget } from '../repositories/widgets';
 import { channelsOrDefault, checkChannels } from './boards';
 import { checkMediaExist } from './media';
-import { checkVariant, flowOf } from './widgets';
+import { checkCode, checkVariant, flowOf } from './widgets';
 
 /** Refused, naming the board's updated_at, when the editor's copy is not the board's latest. */
 function checkFresh(board: Board, loaded: string): void {
@@ -40,12 +41,15 @@ async function resolveWidgets(
     try {
       const flow = await flowOf(ctx, widget, at);
       checkVariant(flow, widget.variant, at);
+      checkCode(flow.variant, widget.code, at);
       resolved.push({
         ...(widget.id === undefined ? {} : { id: widget.id }),
         variant: flow.variant,
         board_id: boardId,
         flow_id: flow.id,
         ...placementOf({ ...widget, in_board_index: widget.in_board_index ?? index }),
+        // The whole widget as saved: code left out is none (a widget moved to another variant loses it).
+        code: widget.code ?? null,
       });
     } catch (error) {
       if (!(error instanceof DomainError) || error.kind !== 'invalid') throw error;
@@ -73,6 +77,7 @@ export async function saveBoardContent(
   // Checked first too: a stale copy's widget ids may name widgets deleted since.
   checkFresh(current, save.updated_at);
   await checkChannels(ctx, save.board.channel_ids);
+  refuseHttpMedia(ctx.config, [{ path: 'body.board.background_url', url: save.board.background_url }]);
   await checkMediaExist(ctx.db, [{ path: 'body.board.background_url', url: save.board.background_url }]);
   const widgets = await resolveWidgets(ctx, boardId, save);
   return ctx.events.transaction(async (tx, emit) => {
@@ -90,7 +95,9 @@ export async function saveBoardContent(
     }
     for (const { id, ...widget } of widgets) {
       const written =
-        id === undefined ? await repository.create(widget) : await repository.replace({ id, ...widget });
+        id === undefined
+          ? await repository.create(widget)
+          : await repository.replace({ id, ...widget, code: widget.code ?? null });
       // Deleted meanwhile through the widget routes, which leave the board's updated_at as it was.
       if (!written) throw conflict(`widget ${id ?? ''} was deleted meanwhile; load the board again`);
     }
@@ -129,8 +136,10 @@ export async function duplicateBoard(
     const board = await boards.create({ ...settings, name }, now);
     const widgets: Widget[] = [];
     for (const widget of await repository.listByBoard(boardId)) {
-      const { variant, flow_id } = widget;
-      widgets.push(await repository.create({ variant, flow_id, board_id: board.id, ...placementOf(widget) }));
+      const { variant, flow_id, code } = widget;
+      widgets.push(
+        await repository.create({ variant, flow_id, board_id: board.id, ...placementOf(widget), code }),
+      );
     }
     return { board, widgets };
   });

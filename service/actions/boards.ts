@@ -7,11 +7,13 @@ import { placementOf, placementProblem } from '../../src/shared/widget';
 import { DEFAULT_CHANNEL_ID } from '../bootstrap';
 import type { ServiceContext } from '../context';
 import { conflict, DomainError, invalid, notFound } from '../domain/errors';
+import { refuseHttpMedia } from '../domain/http-media';
 import { rooms } from '../realtime/rooms';
 import { BoardRepository } from '../repositories/boards';
 import { FlowRepository } from '../repositories/flows';
 import { WidgetRepository } from '../repositories/widgets';
 import { checkMediaExist } from './media';
+import { checkCode } from './widgets';
 
 /** The channels a board gets: those given, or the account's default channel. */
 export function channelsOrDefault(channelIds: readonly string[]): string[] {
@@ -44,6 +46,7 @@ async function checkGrid(ctx: ServiceContext, board: Board): Promise<void> {
 /** A board; settings not given take their defaults. No device shows it yet. */
 export async function createBoard(ctx: ServiceContext, body: BoardCreate): Promise<Board> {
   await checkChannels(ctx, body.channel_ids);
+  refuseHttpMedia(ctx.config, [{ path: 'body.background_url', url: body.background_url }]);
   await checkMediaExist(ctx.db, [{ path: 'body.background_url', url: body.background_url }]);
   const board = await new BoardRepository(ctx.db).create(
     { ...body, channel_ids: channelsOrDefault(body.channel_ids) },
@@ -63,6 +66,7 @@ export async function updateBoard(
   const current = await new BoardRepository(ctx.db).get(id);
   if (!current || Object.keys(patch).length === 0) return current;
   if (patch.channel_ids) await checkChannels(ctx, patch.channel_ids);
+  refuseHttpMedia(ctx.config, [{ path: 'body.background_url', url: patch.background_url }]);
   await checkMediaExist(ctx.db, [{ path: 'body.background_url', url: patch.background_url }]);
   const next: Board = {
     ...current,
@@ -163,11 +167,13 @@ export async function importBoard(ctx: ServiceContext, input: BoardImport): Prom
         existing ??
         (await importFlow(flowRepository, widget, index, channelIds[0] ?? DEFAULT_CHANNEL_ID, now));
       flows.set(tag, flow);
+      checkCode(widget.variant, widget.code, `body.widgets.${index}`);
       await widgets.create({
         variant: widget.variant,
         board_id: board.id,
         flow_id: flow.id,
         ...placementOf(widget),
+        code: widget.code,
       });
     }
     return board.id;

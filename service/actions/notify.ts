@@ -1,6 +1,7 @@
 import type { Notification, NotificationCreate } from '../../src/shared/notification';
 import type { ServiceContext } from '../context';
 import { conflict, notFound } from '../domain/errors';
+import { refuseHttpMedia } from '../domain/http-media';
 import { rooms } from '../realtime/rooms';
 import { checkMediaExist } from './media';
 import { ChannelRepository } from '../repositories/channels';
@@ -16,6 +17,7 @@ export function createNotification(
   channelId: string,
   body: NotificationCreate,
 ): Promise<Notification> {
+  refuseHttpMedia(ctx.config, [{ path: 'body.sound_url', url: body.sound_url }]);
   return ctx.events.transaction(async (tx, emit) => {
     await checkMediaExist(tx, [{ path: 'body.sound_url', url: body.sound_url }]);
     const notification = await new NotificationRepository(tx).create(channelId, body, ctx.clock.now());

@@ -2,6 +2,7 @@ import type { FieldIssue } from '../../src/shared/issues';
 import type { Playlist, PlaylistCreate, PlaylistItem, PlaylistUpdate } from '../../src/shared/playlist';
 import type { ServiceContext } from '../context';
 import { invalid } from '../domain/errors';
+import { refuseHttpMedia } from '../domain/http-media';
 import type { Emit } from '../realtime/publisher';
 import { rooms } from '../realtime/rooms';
 import { PlaylistRepository } from '../repositories/playlists';
@@ -11,6 +12,14 @@ import { announceScreens } from './screen-settings';
 
 /** Board items must name an existing board, and their channel (when given) an existing channel. */
 async function checkItems(ctx: ServiceContext, items: readonly PlaylistItem[]): Promise<void> {
+  // Images and videos are media; web pages are not, and may be plain http.
+  refuseHttpMedia(
+    ctx.config,
+    items.map((item, index) => ({
+      path: `body.items.${index}.url`,
+      url: item.type === 'image' || item.type === 'video' ? item.url : null,
+    })),
+  );
   await checkMediaExist(
     ctx.db,
     items.map((item, index) => ({

@@ -1,5 +1,7 @@
 import type { Board } from '../../src/shared/board';
 import type { Flow } from '../../src/shared/flow';
+import type { Variant } from '../../src/shared/variants';
+import type { CustomCode } from '../../src/shared/web-content';
 import {
   placementProblem,
   type GridPlacement,
@@ -66,6 +68,17 @@ export function checkVariant(flow: Flow, variant: WidgetCreate['variant'], at = 
 }
 
 /**
+ * Only a custom widget runs code of its own: code given to any other variant is refused rather
+ * than kept unseen (a widget's variant is its flow's and changes only with its flow).
+ */
+export function checkCode(variant: Variant, code: CustomCode | null | undefined, at = 'body'): void {
+  if (code === null || code === undefined || variant === 'custom') return;
+  throw invalid(`only a custom widget has code; this widget is a ${variant}`, [
+    { path: `${at}.code`, message: `must be null: a ${variant} widget runs no code of its own` },
+  ]);
+}
+
+/**
  * Tells the devices showing the board, and moves the board's updated_at on: an editor holding a
  * copy loaded before this widget write is refused rather than undoing it (actions/board-content.ts).
  */
@@ -83,6 +96,7 @@ export async function createWidget(
   const board = await boardOf(ctx, boardId);
   const flow = await flowOf(ctx, body);
   checkVariant(flow, body.variant);
+  checkCode(flow.variant, body.code);
   checkFits(body, board);
   return ctx.events.transaction(async (tx, emit) => {
     const repository = new WidgetRepository(tx);
@@ -96,13 +110,14 @@ export async function createWidget(
       height: body.height,
       in_board_index: body.in_board_index ?? (await repository.nextIndex(board.id)),
       background: body.background,
+      code: body.code ?? null,
     });
     await boardChanged(ctx, tx, emit, board.id);
     return created;
   });
 }
 
-/** Moves, resizes or restacks a widget; null when the board has no such widget. */
+/** Moves, resizes, restacks a widget or changes its code; null when the board has no such widget. */
 export async function updateWidget(
   ctx: ServiceContext,
   boardId: string,
@@ -113,6 +128,7 @@ export async function updateWidget(
   const current = await new WidgetRepository(ctx.db).get(boardId, widgetId);
   if (!current || Object.keys(patch).length === 0) return current;
   const next = { ...current, ...patch };
+  checkCode(next.variant, patch.code);
   checkFits(next, board);
   return ctx.events.transaction(async (tx, emit) => {
     const replaced = await new WidgetRepository(tx).replace(next);

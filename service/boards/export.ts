@@ -22,6 +22,7 @@ export async function buildExport(db: Queryable, boardId: string): Promise<Board
       flow: { tag: widget.flow.tag, data: widget.flow.data, errored: widget.flow.errored },
       variant: widget.variant,
       ...placementOf(widget),
+      code: widget.code,
     })),
   };
 }

@@ -5,6 +5,7 @@ import { media } from './migrations/media';
 import { operators } from './migrations/operators';
 import { pairings } from './migrations/pairings';
 import { schedules } from './migrations/schedules';
+import { webContent } from './migrations/web-content';
 import { users } from './migrations/users';
 
 /**
@@ -209,4 +210,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'media', up: media },
   { version: 7, name: 'operators', up: operators },
   { version: 8, name: 'schedules', up: schedules },
+  { version: 9, name: 'web-content', up: webContent },
 ];

@@ -86,6 +86,7 @@ export interface WidgetsTable {
   height: number;
   in_board_index: number;
   background: ColumnType<string, string | undefined, string>;
+  code: OptionalNullableJson;
 }
 
 export interface NotificationsTable {
@@ -215,7 +216,7 @@ export interface ScreenshotsTable {
 export interface PlaysTable {
   id: string;
   device_id: string;
-  type: 'board' | 'image' | 'video';
+  type: 'board' | 'image' | 'video' | 'web';
   board_id: string | null;
   url: string | null;
   channel_id: string | null;

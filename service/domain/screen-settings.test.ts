@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PowerSchedule, Schedule } from '../../src/shared/schedule';
 import { screenSettingsSchema } from '../../src/shared/screen-settings';
 import { playlistsPlayable, resolveScreenSettings, scheduledAt, type OwnSettings } from './screen-settings';
+import { WEB_OPTIONS_FALLBACK } from '../../src/shared/web-content';
 
 const NOT_SET: OwnSettings = {
   playlist_id: null,
@@ -46,7 +47,11 @@ describe('resolveScreenSettings', () => {
       },
       playlist_ids: [],
     });
-    expect(screenSettingsSchema.parse(settings)).toEqual(settings);
+    // The service adds its web options (service/domain/web-options.ts) when it answers.
+    expect(screenSettingsSchema.parse({ ...settings, web: WEB_OPTIONS_FALLBACK })).toEqual({
+      ...settings,
+      web: WEB_OPTIONS_FALLBACK,
+    });
   });
 
   it("takes each setting separately: the screen's own, else its group's, else the default", () => {

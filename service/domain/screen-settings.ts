@@ -3,6 +3,9 @@ import { isOff, playlistAt } from '../../src/shared/schedule-rules';
 import type { Schedule } from '../../src/shared/schedule';
 import type { ScheduledAt, ScreenSettings, SettingSource } from '../../src/shared/screen-settings';
 
+/** A screen's settings resolved, without the service-wide web options (service/domain/web-options.ts). */
+export type ResolvedSettings = Omit<ScreenSettings, 'web'>;
+
 /** A screen's or a group's own settings, each null when not set there. */
 export type OwnSettings = Pick<Group, 'playlist_id' | 'schedule' | 'power' | 'rotation' | 'time_zone'>;
 
@@ -14,7 +17,7 @@ export type OwnSettings = Pick<Group, 'playlist_id' | 'schedule' | 'power' | 'ro
 export function resolveScreenSettings(
   screen: OwnSettings,
   group: (OwnSettings & { id: string }) | null,
-): ScreenSettings {
+): ResolvedSettings {
   const pick = <K extends keyof OwnSettings>(key: K): [OwnSettings[K], SettingSource] => {
     if (screen[key] !== null) return [screen[key], 'screen'];
     if (group && group[key] !== null) return [group[key], 'group'];
@@ -59,7 +62,7 @@ export function playlistsPlayable(schedule: Schedule | null, playlistId: string 
  * else the one the screen last reported, else UTC.
  */
 export function scheduledAt(
-  settings: ScreenSettings,
+  settings: ResolvedSettings,
   reportedTimeZone: string | null,
   instant: number,
 ): ScheduledAt {

@@ -6,6 +6,7 @@ import { pairingExpiry } from './pairings';
 import { pruneStore, RETENTION_INTERVAL_MS } from './retention';
 import { ScriptJob } from './scripts';
 import { sessionPruning } from './sessions';
+import { WeatherJob } from './weather';
 
 /** How often silent devices are swept: three times per grace period, at most once a second. */
 export function sweepIntervalMs(offlineAfterSeconds: number): number {
@@ -27,5 +28,6 @@ export function serviceJobs(ctx: ServiceContext): ServiceJobs {
   // A command is failed as expired at most a minute after its time.
   jobs.add(every(ctx, 'commands and plays', COMMANDS_PASS_INTERVAL_MS, () => commandsPass(ctx)));
   jobs.add(sessionPruning(ctx));
+  jobs.add(new WeatherJob(ctx));
   return Object.assign(jobs, { scripts: jobs.add(new ScriptJob(ctx)) });
 }

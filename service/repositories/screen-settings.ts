@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
 import type { Schedule } from '../../src/shared/schedule';
-import type { ScreenSettings } from '../../src/shared/screen-settings';
 import type { Queryable } from '../db/database';
 import { fromJson, lockRows, toJson } from '../db/dialect';
-import { resolveScreenSettings } from '../domain/screen-settings';
+import { resolveScreenSettings, type ResolvedSettings } from '../domain/screen-settings';
 import { settingsFromRow } from './setting-columns';
 
 /** Values per `in (...)` list: one query for a fleet of a thousand screens. */
@@ -11,7 +10,7 @@ const CHUNK = 1000;
 
 /** A screen's resolved settings, and the zone it last reported (where schedules are read without one). */
 export interface ScreenSettingsRead {
-  settings: ScreenSettings;
+  settings: ResolvedSettings;
   reportedTimeZone: string | null;
 }
 

@@ -2,10 +2,13 @@ import type { MetricsData } from '../../src/shared/metrics';
 import type { Variant } from '../../src/shared/variants';
 import { placementOf, type Widget } from '../../src/shared/widget';
 import type { Queryable } from '../db/database';
-import { flag, fromJson } from '../db/dialect';
+import { flag, fromJson, fromJsonOrNull, toJson } from '../db/dialect';
+import type { CustomCode } from '../../src/shared/web-content';
 import { newId } from '../ids';
 
-function fromRow(row: Widget): Widget {
+type WidgetRow = Omit<Widget, 'code'> & { code: string | null };
+
+function fromRow(row: WidgetRow): Widget {
   return {
     id: row.id,
     variant: row.variant,
@@ -17,6 +20,7 @@ function fromRow(row: Widget): Widget {
     height: row.height,
     in_board_index: row.in_board_index,
     background: row.background as Widget['background'],
+    code: fromJsonOrNull<CustomCode>(row.code),
   };
 }
 
@@ -33,7 +37,8 @@ export interface WidgetWithFlow extends Widget {
   flow: FlowSummary;
 }
 
-export type NewWidget = Omit<Widget, 'id'>;
+/** A widget to create; `code` is null unless a custom widget brings its own. */
+export type NewWidget = Omit<Widget, 'id' | 'code'> & { code?: CustomCode | null };
 
 const COLUMNS = [
   'id',
@@ -46,6 +51,7 @@ const COLUMNS = [
   'height',
   'in_board_index',
   'background',
+  'code',
 ] as const;
 
 /** Widgets in drawing order: lowest `in_board_index` first. */
@@ -125,6 +131,7 @@ export class WidgetRepository {
         height: input.height,
         in_board_index: input.in_board_index,
         background: input.background,
+        code: input.code ? toJson(input.code) : null,
       })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
@@ -138,7 +145,12 @@ export class WidgetRepository {
   async replace(widget: Widget): Promise<Widget | null> {
     const row = await this.db.kysely
       .updateTable('widgets')
-      .set({ ...placementOf(widget), flow_id: widget.flow_id, variant: widget.variant })
+      .set({
+        ...placementOf(widget),
+        flow_id: widget.flow_id,
+        variant: widget.variant,
+        code: widget.code === null ? null : toJson(widget.code),
+      })
       .where('board_id', '=', widget.board_id)
       .where('id', '=', widget.id)
       .returning(COLUMNS)

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { CONSOLE_BASE, CSP_NONCE_PLACEHOLDER } from '../../src/shared/console-page';
+import { CUSTOM_FRAME_PAGES, CUSTOM_FRAME_SCRIPT, customFramePolicy } from '../../src/shared/custom-frame';
 import { HttpError } from '../http/errors';
 
 /** The built console (`npm run build`): ../../dist/console from service/routes/ and dist/service/ alike. */
@@ -23,6 +24,8 @@ function contentSecurityPolicy(nonce: string): string {
     "media-src 'self' blob:",
     "font-src 'self' data:",
     "connect-src 'self'",
+    // The custom widget's host pages, for the board editor's previews (src/shared/custom-frame.ts).
+    "frame-src 'self'",
     "manifest-src 'self'",
     "base-uri 'none'",
     "form-action 'self'",
@@ -70,6 +73,20 @@ export function consoleRoutes(dir: string = CONSOLE_DIR): FastifyPluginAsync {
         .send(html.replaceAll(CSP_NONCE_PLACEHOLDER, nonce));
     };
     const options = { config: { permission: 'public' as const }, schema: { hide: true } };
+    // The custom widget's host pages and their script, under the policy each page needs.
+    for (const name of [...Object.values(CUSTOM_FRAME_PAGES), CUSTOM_FRAME_SCRIPT]) {
+      app.get(`${CONSOLE_BASE}${name}`, options, async (_request, reply) => {
+        const body = await readFile(join(dir, name), 'utf8').catch(() => null);
+        if (body === null) throw new HttpError(404, 'not_found', NOT_BUILT);
+        const policy = customFramePolicy(name);
+        if (policy) reply.header('content-security-policy', policy);
+        return reply
+          .header('x-content-type-options', 'nosniff')
+          .header('cache-control', 'no-cache')
+          .type(name.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/html; charset=utf-8')
+          .send(body);
+      });
+    }
     app.get('/', options, page);
     app.get(CONSOLE_BASE.slice(0, -1), options, page);
     app.get(`${CONSOLE_BASE}*`, options, page);

@@ -5,6 +5,7 @@ import { scheduledAtSchema, screenSettingsSchema } from '../../src/shared/screen
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
 import { scheduledAt } from '../domain/screen-settings';
+import { webOptionsOf } from '../domain/web-options';
 import { checkDevice } from '../http/device-scope';
 import { ScreenSettingsRepository } from '../repositories/screen-settings';
 
@@ -35,7 +36,7 @@ export function screenSettingsRoutes(ctx: ServiceContext): FastifyPluginAsyncZod
       },
       async (request) => {
         checkDevice(request, request.params.tag);
-        return (await settingsOf(request.params.tag)).settings;
+        return { ...(await settingsOf(request.params.tag)).settings, web: webOptionsOf(ctx.config) };
       },
     );
 

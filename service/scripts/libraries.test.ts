@@ -137,9 +137,9 @@ describe('notifications.post(channel, flow, title, message, duration, icon = "",
     expect(refusal('ops', '', 'T', 'M', 10, 7)).toMatch(/icon must be a string/);
   });
 
-  it('takes "default" or an https URL as sound', () => {
-    expect(refusal('ops', '', 'T', 'M', 10, '', 'http://example.com/a.mp3')).toMatch(
-      /sound must be "default" or an https URL/,
+  it('takes "default", an http(s) URL or a library medium as sound', () => {
+    expect(refusal('ops', '', 'T', 'M', 10, '', 'ftp://example.com/a.mp3')).toMatch(
+      /sound must be "default", an http\(s\) URL or a library medium/,
     );
     expect(refusal('ops', '', 'T', 'M', 10, '', 'ding')).toMatch(/sound must be/);
     expect(refusal('ops', '', 'T', 'M', 10, '', '')).toMatch(/sound must be/);

@@ -7,8 +7,9 @@ import {
   type NotificationCreate,
 } from '../../src/shared/notification';
 import { createNotification } from '../actions/notify';
-import type { ServiceContext } from '../context';
+import type { ServiceConfig, ServiceContext } from '../context';
 import { DomainError } from '../domain/errors';
+import { HTTP_MEDIA_REFUSED, isPlainHttpMedia } from '../domain/http-media';
 import { ChannelRepository } from '../repositories/channels';
 import { FlowRepository } from '../repositories/flows';
 import { ArgumentError, durationSeconds } from './duration';
@@ -47,7 +48,10 @@ function text(value: unknown, name: string): string {
  * Checks the arguments of `post(channel, flow, title, message, duration, icon = "", sound =
  * "default")` with the interface's rules; throws an ArgumentError naming the first bad one.
  */
-export function checkPostArguments(args: readonly unknown[]): PostRequest {
+export function checkPostArguments(
+  args: readonly unknown[],
+  config: Pick<ServiceConfig, 'httpMedia'> = { httpMedia: false },
+): PostRequest {
   const [channelArg, flowArg, titleArg, messageArg, durationArg, iconArg = '', soundArg = 'default'] = args;
   const channel = tagOrEmpty(channelArg, 'channel');
   const flow = tagOrEmpty(flowArg, 'flow');
@@ -67,8 +71,9 @@ export function checkPostArguments(args: readonly unknown[]): PostRequest {
     fail(`icon must be "" or an icon name such as "bug" or "fa-bug", not ${JSON.stringify(iconArg)}`);
   }
   if (typeof soundArg !== 'string' || !soundUrlSchema.safeParse(soundArg).success) {
-    fail('sound must be "default" or an https URL');
+    fail('sound must be "default", an http(s) URL or a library medium');
   }
+  if (isPlainHttpMedia(config, soundArg)) fail(`sound ${HTTP_MEDIA_REFUSED}`);
   const body = notificationCreateSchema.safeParse({
     title,
     message,
@@ -94,7 +99,7 @@ export async function postFromScript(
   args: readonly unknown[],
   log: (line: string) => void,
 ): Promise<boolean> {
-  const { target, body } = checkPostArguments(args);
+  const { target, body } = checkPostArguments(args, ctx.config);
   let channelId: string;
   if (target.kind === 'channel') {
     const channel = await new ChannelRepository(ctx.db).findByIdOrTag(target.tag);

@@ -89,9 +89,10 @@ describe('wallboard/notifications in a script', () => {
       ["post('default', '', 'T', 'M', '5 minutes')", /duration must be a number of seconds or a string/],
       ["post('default', '', 'T', 'M', 5, 'NOT AN ICON')", /icon must be/],
       [
-        "post('default', '', 'T', 'M', 5, '', 'http://example.com/a.mp3')",
-        /sound must be "default" or an https URL/,
+        "post('default', '', 'T', 'M', 5, '', 'ftp://example.com/a.mp3')",
+        /sound must be "default", an http\(s\) URL or a library medium/,
       ],
+      ["post('default', '', 'T', 'M', 5, '', 'http://example.com/a.mp3')", /does not allow plain http media/],
     ];
     for (const [call, error] of cases) {
       const script = await createScript({

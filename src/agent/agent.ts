@@ -9,12 +9,14 @@ import type {
   Unsubscribe,
 } from '../shared/bridge';
 import type { PlayReport } from '../shared/play';
+import type { Framing, WebPageRequest } from '../shared/web-content';
 import type { BridgeHost } from './bridge-host';
 import { CommandRunner, type DeviceControls } from './commands';
 import { credentialOf, type ClientConfig, type Credential } from './config';
 import { fetchPlayerState } from './fetch-state';
 import { DeviceHeartbeats } from './heartbeat';
 import { MediaPrefetch } from './media-prefetch';
+import type { MediaService } from './media-urls';
 import { NotificationDelivery } from './notification-delivery';
 import { Enrolment } from './pairing';
 import { emptyState } from './player-state';
@@ -35,6 +37,7 @@ import { ScreenStatus } from './screen-status';
 import { ServiceClient } from './service-client';
 import { StateStore } from './state-store';
 import { Sync } from './sync';
+import { FramingCheck } from './web-framing';
 
 export interface AgentDeps {
   fetch: Fetch;
@@ -57,6 +60,22 @@ export interface AgentDeps {
   browser?: ServiceBrowser;
   /** The system's IANA time zone, where schedules are read when the settings name none; default the runtime's. */
   systemTimeZone?: () => string;
+  /**
+   * Draws full-screen web pages itself, isolated from the player (Electron's view, web-page-view.ts);
+   * `show` answers whether it did. Absent (the web player): the renderer frames them.
+   */
+  webPages?: { show(request: WebPageRequest): Promise<boolean> };
+  /**
+   * What the framing check reads pages' headers with, when `fetch` is narrower than web pages
+   * allow (Electron's refuses plain http media, but a page may be http): default `fetch`.
+   */
+  pageFetch?: Fetch;
+  /**
+   * Where the renderer loads map tiles from, a template with {z}/{x}/{y}: the host's tile cache
+   * (`tiles`), fetching from the service with the screen's token. Absent: maps draw no tiles.
+   */
+  tileUrlTemplate?: string;
+  tiles?: { useService(service: MediaService | null): void };
 }
 
 /** What talks to the service: made once the agent has a service and a credential (at start, or by pairing). */
@@ -88,6 +107,8 @@ export class DeviceAgent implements BridgeHost {
   private readonly plays: PlayLog;
   /** The schedule and power windows, played on the device itself: outlives sessions, needs no service. */
   private readonly schedule: SchedulePlayer;
+  /** Whether pages let themselves be framed, kept a few minutes per page. */
+  private readonly framing: FramingCheck;
   /** What the app around the agent does for remote commands (useControls). */
   private controls: Partial<DeviceControls> = {};
   private readonly tell: (message: BridgeMessage) => void;
@@ -124,6 +145,7 @@ export class DeviceAgent implements BridgeHost {
     this.notifications = new NotificationDelivery({ ...deps, localUrl: (url) => media.localUrl(url) }, emit);
     this.enrolment = new Enrolment(deps, config, (setup) => this.showSetup(setup));
     this.plays = new PlayLog(deps);
+    this.framing = new FramingCheck({ fetch: deps.pageFetch ?? deps.fetch, clock: deps.clock });
     this.tell = emit;
   }
 
@@ -208,6 +230,17 @@ export class DeviceAgent implements BridgeHost {
     this.session?.commands.screenshotTaken(answer);
   }
 
+  /** Whether a page lets itself be shown in the renderer's frame, from its headers as this screen gets them. */
+  checkFraming(request: { url: string }): Promise<Framing> {
+    return this.framing.check(request.url);
+  }
+
+  /** A full-screen web page for the shell to draw in its own view; `shown: false` when it cannot. */
+  async showWebPage(request: WebPageRequest): Promise<{ shown: boolean }> {
+    if (!this.deps.webPages) return { shown: false };
+    return { shown: await this.deps.webPages.show(request) };
+  }
+
   /** The service this screen talks to, or pairs with; null while it is still looking for one. */
   serviceUrl(): string | null {
     return this.session?.credential.server ?? this.enrolment.server;
@@ -230,6 +263,7 @@ export class DeviceAgent implements BridgeHost {
     const { deps } = this;
     const device = { tag: credential.tag, name: this.config.name };
     deps.media.useService({ server: credential.server, token: credential.token });
+    deps.tiles?.useService({ server: credential.server, token: credential.token });
     // Pairing may have given another tag: the state kept for the old one is not this device's.
     const current = this.state.get();
     this.state.set(current.device.tag === device.tag ? { ...current, setup: null } : emptyState(device));
@@ -259,6 +293,7 @@ export class DeviceAgent implements BridgeHost {
             now: () => deps.clock.now(),
             mediaMap: (state) => media.mediaMap(state),
             screen: this.screen,
+            tileUrlTemplate: deps.tileUrlTemplate,
           },
           device,
         ),

@@ -14,7 +14,7 @@ import type {
  * and the web player's WebSocket carry to and from the renderer. An answer is given at once.
  */
 export type BridgeHost = {
-  [M in AskMethod]: (...args: BridgeArgs<M>) => BridgeAnswer<M>;
+  [M in AskMethod]: (...args: BridgeArgs<M>) => BridgeAnswer<M> | Promise<BridgeAnswer<M>>;
 } & {
   [M in TellMethod]: (...args: BridgeArgs<M>) => void;
 } & { onMessage(listener: (message: BridgeMessage) => void): Unsubscribe };

@@ -1,7 +1,7 @@
 import type { PlayerState } from '../shared/bridge';
 import type { Playlist } from '../shared/playlist';
 import type { ScreenSettings } from '../shared/screen-settings';
-import { boardIdsOf } from './player-state';
+import { boardIdsOf, playerWebOf } from './player-state';
 import type { Logger } from './ports';
 import { UnknownDeviceError } from './registration';
 import type { ScreenStatus } from './screen-status';
@@ -16,6 +16,8 @@ export interface FetchStateDeps {
   mediaMap(state: Pick<PlayerState, 'playlist' | 'playlists' | 'boards'>): Record<string, string>;
   /** Where a board that did not load is reported (in the heartbeats). */
   screen: Pick<ScreenStatus, 'recordFailure'>;
+  /** Where the renderer loads map tiles from (AgentDeps.tileUrlTemplate); absent: maps have none. */
+  tileUrlTemplate?: string;
 }
 
 const isNotFound = (error: unknown): boolean => error instanceof ServiceError && error.status === 404;
@@ -66,6 +68,7 @@ export async function fetchPlayerState(
     playlist,
     playlists,
     settings,
+    web: playerWebOf(settings?.web, deps.tileUrlTemplate),
     boards,
     media: deps.mediaMap({ playlist, playlists, boards }),
   };

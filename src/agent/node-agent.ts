@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { join } from 'node:path';
-import { DeviceAgent } from './agent';
+import { DeviceAgent, type AgentDeps } from './agent';
 import { defaultTag, resolveConfig, type ClientConfig, type Credential } from './config';
 import { settingsFromEnv } from './flags';
 import { FileStore } from './file-store';
@@ -8,6 +8,7 @@ import { MediaCache } from './media-cache';
 import { bonjourBrowser, connectSocketIo, nodeSystemInfo, realClock } from './node-edges';
 import { NodeCacheFiles } from './node-cache-files';
 import type { Clock, Fetch, Logger, ServiceBrowser, SystemInfo } from './ports';
+import { TileCache } from './tile-cache';
 
 /** Where a device keeps its state: `$XDG_DATA_HOME/wallboard`, else `~/.local/share/wallboard`. */
 export function defaultDataDir(env: Record<string, string | undefined> = process.env): string {
@@ -77,10 +78,19 @@ export interface NodeAgentOptions {
   browser?: ServiceBrowser;
   /** The system's time zone, for schedules without one; the runtime's by default. */
   systemTimeZone?: () => string;
+  /** Full-screen web pages the shell draws itself, and the fetch that reads pages' headers (AgentDeps). */
+  webPages?: AgentDeps['webPages'];
+  pageFetch?: Fetch;
+  /** Where the renderer loads map tiles from (AgentDeps.tileUrlTemplate), served from the returned `tiles`. */
+  tileUrlTemplate?: string;
 }
 
 /** A device agent with the real edges of a Node process: the one factory Electron and the web player share. */
-export function createNodeAgent(options: NodeAgentOptions): { agent: DeviceAgent; media: MediaCache } {
+export function createNodeAgent(options: NodeAgentOptions): {
+  agent: DeviceAgent;
+  media: MediaCache;
+  tiles: TileCache;
+} {
   const fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
   const clock = options.clock ?? realClock;
   const store = new FileStore(join(options.dataDir, 'state'), (key, reason) =>
@@ -93,6 +103,13 @@ export function createNodeAgent(options: NodeAgentOptions): { agent: DeviceAgent
     clock,
     log: options.log,
     limitBytes: options.config.cacheLimitBytes,
+  });
+  // Beside the media files, in a folder of its own (the media cache lists plain files only).
+  const tiles = new TileCache({
+    dir: join(options.config.cacheDir, 'tiles'),
+    fetch,
+    now: () => clock.now(),
+    log: options.log,
   });
   const agent = new DeviceAgent(
     {
@@ -109,8 +126,12 @@ export function createNodeAgent(options: NodeAgentOptions): { agent: DeviceAgent
       saveCredential: options.saveCredential ?? settingsCredentialSaver(options.dataDir),
       browser: options.browser ?? bonjourBrowser(options.log),
       systemTimeZone: options.systemTimeZone,
+      webPages: options.webPages,
+      pageFetch: options.pageFetch,
+      tileUrlTemplate: options.tileUrlTemplate,
+      tiles,
     },
     options.config,
   );
-  return { agent, media };
+  return { agent, media, tiles };
 }

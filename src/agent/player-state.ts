@@ -2,10 +2,25 @@ import type { BoardExport } from '../shared/board-export';
 import type { PlayerState } from '../shared/bridge';
 import type { MetricsData } from '../shared/metrics';
 import type { Playlist } from '../shared/playlist';
+import type { PlayerWeb, WebOptions } from '../shared/web-content';
 import { isMediaUrl } from './media-urls';
 
 export function emptyState(device: { tag: string; name: string }): PlayerState {
   return { device, online: false, stale: true, last_sync: null, playlist: null, boards: {}, media: {} };
+}
+
+/**
+ * What the renderer gets of the service's web options (`PlayerState.web`): tiles from the host's
+ * tile cache (`tileUrl`, a template with {z}/{x}/{y}) when the service has a tile source and the
+ * host serves tiles; none otherwise.
+ */
+export function playerWebOf(options: WebOptions | undefined, tileUrl: string | undefined): PlayerWeb {
+  const tiles = options?.tiles;
+  return {
+    tiles:
+      tiles && tileUrl ? { url: tileUrl, attribution: tiles.attribution, max_zoom: tiles.max_zoom } : null,
+    custom_network: options?.custom_network ?? false,
+  };
 }
 
 /** The state with a flow's new metrics written into every widget that shows it. */

@@ -26,6 +26,9 @@ it('opens the player in kiosk mode with a throw-away profile and no network chat
   expect(args).toContain('--disable-background-networking');
   expect(args).toContain('--disable-component-update');
   expect(args).toContain('--autoplay-policy=no-user-gesture-required');
+  // A custom widget's frame that hangs must not take the board with it.
+  expect(args).toContain('--enable-features=IsolateSandboxedIframes');
+  expect(args.filter((arg) => arg.startsWith('--enable-features='))).toHaveLength(1);
   expect(args).not.toContain('--no-sandbox');
   expect(args).not.toContain('--disable-gpu');
   expect(chromiumKioskArgs('http://x/', '/tmp/p', true)).toContain('--no-sandbox');

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import si from 'systeminformation';
+import { FRAME_ISOLATION_FEATURE } from '../shared/custom-frame';
 import type { KioskExit, KioskRun } from './kiosk-healing';
 
 /** The screen's size in pixels. */
@@ -39,6 +40,9 @@ export const CHROMIUM_QUIET_ARGS = [
  * manager to make full screen), so the window asks for one row more than the screen has: the
  * screen is covered, and the page's last pixel row is below its edge.
  */
+/** Custom widgets' frames in processes of their own (src/shared/custom-frame.ts). */
+export const CHROMIUM_ISOLATION_ARGS = [`--enable-features=${FRAME_ISOLATION_FEATURE}`];
+
 export function windowArgs(screen: ScreenSize | null): string[] {
   if (!screen) return [];
   return ['--window-position=0,0', `--window-size=${screen.width},${screen.height + 1}`];
@@ -52,6 +56,7 @@ export function chromiumKioskArgs(
 ): string[] {
   return [
     ...CHROMIUM_QUIET_ARGS,
+    ...CHROMIUM_ISOLATION_ARGS,
     // Chromium refuses to start as root with its sandbox on; a kiosk should not run as root anyway.
     ...(runningAsRoot ? ['--no-sandbox'] : []),
     `--user-data-dir=${userDataDir}`,

@@ -40,6 +40,8 @@ function setup() {
     chooseService: () => undefined,
     reportPlay: () => undefined,
     screenshotTaken: () => undefined,
+    checkFraming: ({ url }: { url: string }) => ({ url, verdict: 'allowed' as const, detail: '' }),
+    showWebPage: () => ({ shown: false }),
   } satisfies BridgeHost & Record<string, unknown>;
   const warnings: string[] = [];
   const changes: string[] = [];
@@ -78,6 +80,8 @@ describe('the bridge over IPC', () => {
       'wallboard:choose-service',
       'wallboard:report-play',
       'wallboard:screenshot-taken',
+      'wallboard:check-framing',
+      'wallboard:show-web-page',
       'wallboard:message',
     ]);
   });

@@ -9,6 +9,7 @@ it('lets the service, https and loopback through, and refuses remote http', asyn
       return new Response('ok');
     },
     () => 'http://wall.lan:8787',
+    () => false,
   );
   for (const url of [
     'http://wall.lan:8787/devices/lobby',
@@ -37,7 +38,22 @@ it('lets only https and loopback through while the service is not known yet', as
   const fetch = httpsOnlyFetch(
     async () => new Response('ok'),
     () => null,
+    () => false,
   );
   await expect(fetch('https://cdn.example/a.png')).resolves.toBeInstanceOf(Response);
   await expect(fetch('http://wall.lan:8787/pairings')).rejects.toThrow(TypeError);
+});
+
+it('lets remote http through while the service allows plain http media', async () => {
+  let allowed = true;
+  const fetch = httpsOnlyFetch(
+    async () => new Response('ok'),
+    () => 'https://wall.example',
+    () => allowed,
+  );
+  await expect(fetch('http://cdn.example/video.mp4')).resolves.toBeInstanceOf(Response);
+  await expect(fetch('ftp://cdn.example/video.mp4')).rejects.toThrow(TypeError);
+  // The settings change: the next fetch follows them.
+  allowed = false;
+  await expect(fetch('http://cdn.example/video.mp4')).rejects.toThrow('--allow-http-media');
 });

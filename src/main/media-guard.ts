@@ -10,9 +10,14 @@ export function isLoopback(url: URL): boolean {
  * The agent's fetch, allowed to reach the service itself (which the operator chose, http or
  * not, or picked among those found on the network: `serviceUrl` tells which, once known), any
  * https URL, and loopback; anything else (remote media over plain http) is refused, so no board
- * can make the screen load content that anyone on the way could replace.
+ * can make the screen load content that anyone on the way could replace, unless the service
+ * allows plain http media (`--allow-http-media`: `httpMedia` reads the screen's settings).
  */
-export function httpsOnlyFetch(fetch: Fetch, serviceUrl: () => string | null): Fetch {
+export function httpsOnlyFetch(
+  fetch: Fetch,
+  serviceUrl: () => string | null,
+  httpMedia: () => boolean,
+): Fetch {
   return (url, init) => {
     const known = serviceUrl();
     const service = known ? new URL(known).origin : null;
@@ -25,8 +30,11 @@ export function httpsOnlyFetch(fetch: Fetch, serviceUrl: () => string | null): F
     if (parsed.origin === service || parsed.protocol === 'https:' || isLoopback(parsed)) {
       return fetch(url, init);
     }
+    if (parsed.protocol === 'http:' && httpMedia()) return fetch(url, init);
     return Promise.reject(
-      new TypeError(`refused ${parsed.origin}${parsed.pathname}: remote media is loaded over https only`),
+      new TypeError(
+        `refused ${parsed.origin}${parsed.pathname}: remote media is loaded over https only (the service allows http with --allow-http-media)`,
+      ),
     );
   };
 }

@@ -2,12 +2,15 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TileAnswer, TileStore } from '../agent/tile-cache';
+import { customFramePolicy } from '../shared/custom-frame';
 import {
   CONTENT_SECURITY_POLICY,
   createAppHandler,
   createMediaHandler,
   MEDIA_BASE_URL,
   PRIVILEGED_SCHEMES,
+  TILE_URL_TEMPLATE,
 } from './protocols';
 
 let dir: string;
@@ -23,6 +26,7 @@ beforeAll(async () => {
   await mkdir(join(rendererDir, 'assets'), { recursive: true });
   await mkdir(cacheDir);
   await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>board</title>');
+  await writeFile(join(rendererDir, 'custom-frame.html'), '<!doctype html><title>frame</title>');
   await writeFile(join(rendererDir, 'assets', 'index.js'), 'console.warn(1)');
   await writeFile(join(dir, 'secret.txt'), 'outside');
   await writeFile(join(cacheDir, VIDEO), BYTES);
@@ -34,6 +38,13 @@ const get = (url: string, headers: Record<string, string> = {}, method = 'GET') 
   new Request(url, { method, headers });
 
 describe('the app protocol', () => {
+  it("serves a custom widget's host page under the page's own policy", async () => {
+    const page = await createAppHandler(rendererDir)(get('app://wallboard/custom-frame.html'));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toBe(customFramePolicy('custom-frame.html'));
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+  });
+
   it('serves the renderer with the CSP and a content type', async () => {
     const handler = createAppHandler(rendererDir);
     const index = await handler(get('app://wallboard/index.html'));
@@ -77,6 +88,7 @@ describe('the app protocol', () => {
     expect(directives['media-src']).toContain('wallboard-media:');
     expect(directives['object-src']).toEqual(["'none'"]);
     expect(directives['frame-ancestors']).toEqual(["'none'"]);
+    expect(directives['frame-src']).toEqual(["'self'", 'http:', 'https:']);
     expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-eval');
     expect(CONTENT_SECURITY_POLICY).not.toMatch(/script-src[^;]*unsafe-inline/);
   });
@@ -135,5 +147,43 @@ describe('the media protocol', () => {
     }
     expect((await handler()(get(`wallboard-media://elsewhere/${VIDEO}`))).status).toBe(404);
     expect((await handler()(get(`${MEDIA_BASE_URL}${'b'.repeat(32)}`))).status).toBe(404);
+  });
+});
+
+describe('the map tiles of the media protocol', () => {
+  const TILE = Buffer.from('a tile');
+  /** What the tile cache answers (tested against the service in src/agent/tile-cache.test.ts). */
+  const tiles: TileStore & { asked: string[] } = {
+    asked: [],
+    async tile(z, x, y): Promise<TileAnswer> {
+      this.asked.push(`${z}/${x}/${y}`);
+      if (x === 1) return { ok: false, status: 502, message: 'the service is unreachable' };
+      return { ok: true, body: TILE, contentType: 'image/webp' };
+    },
+  };
+  const tileUrl = (z: number, x: number, y: number) =>
+    TILE_URL_TEMPLATE.replace('{z}', String(z)).replace('{x}', String(x)).replace('{y}', String(y));
+
+  it('serves a tile from the tile cache at the URL the renderer is told', async () => {
+    expect(TILE_URL_TEMPLATE).toBe('wallboard-media://tiles/{z}/{x}/{y}');
+    const response = await createMediaHandler(cacheDir, tiles)(get(tileUrl(2, 3, 0)));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/webp');
+    expect(response.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    expect(Buffer.from(await response.arrayBuffer())).toEqual(TILE);
+    expect(tiles.asked).toEqual(['2/3/0']);
+  });
+
+  it("answers the cache's failure, and 404 to what is not a tile", async () => {
+    const failed = await createMediaHandler(cacheDir, tiles)(get(tileUrl(2, 1, 0)));
+    expect(failed.status).toBe(502);
+    expect(await failed.text()).toBe('the service is unreachable');
+    tiles.asked.length = 0;
+    for (const path of ['2/4/0', '2/0', 'a/0/0', '2/0/0/x', '../cache/x']) {
+      const response = await createMediaHandler(cacheDir, tiles)(get(`wallboard-media://tiles/${path}`));
+      expect(response.status, path).toBe(404);
+    }
+    expect(tiles.asked).toEqual([]);
+    expect((await createMediaHandler(cacheDir)(get(tileUrl(0, 0, 0)))).status).toBe(404);
   });
 });

@@ -4,7 +4,9 @@ import { join, normalize, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { CustomScheme } from 'electron';
 import { CACHE_FILE_NAME } from '../agent/node-cache-files';
+import { parseTilePath, type TileStore } from '../agent/tile-cache';
 import { parseRange } from '../shared/byte-range';
+import { customFramePolicy } from '../shared/custom-frame';
 import { contentTypeOf } from '../shared/media-types';
 
 /** The renderer is served from app://wallboard/, never from file://. */
@@ -17,6 +19,9 @@ export const APP_INDEX_URL = `${APP_ORIGIN}/index.html`;
 export const MEDIA_SCHEME = 'wallboard-media';
 export const MEDIA_HOST = 'cache';
 export const MEDIA_BASE_URL = `${MEDIA_SCHEME}://${MEDIA_HOST}/`;
+/** Map tiles from the screen's tile cache (src/agent/tile-cache.ts), on the same scheme as media. */
+export const TILES_HOST = 'tiles';
+export const TILE_URL_TEMPLATE = `${MEDIA_SCHEME}://${TILES_HOST}/{z}/{x}/{y}`;
 
 /** The names the media cache gives its files (see src/agent/node-cache-files.ts): never a path. */
 
@@ -44,6 +49,9 @@ export const CONTENT_SECURITY_POLICY = [
   "style-src 'self' 'unsafe-inline'",
   "connect-src 'self'",
   "font-src 'self' data:",
+  // Web pages (the iframe widget, web items the shell does not draw): any http(s) page, sandboxed;
+  // 'self' for the custom widget's host pages (src/shared/custom-frame.ts).
+  "frame-src 'self' http: https:",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",
@@ -63,7 +71,11 @@ function status(code: number, headers: Record<string, string> = {}): Response {
 }
 
 /** A regular file as a Response, honouring one byte range (video seeks with them). */
-async function fileResponse(request: Request, file: string): Promise<Response> {
+async function fileResponse(
+  request: Request,
+  file: string,
+  policy: string = CONTENT_SECURITY_POLICY,
+): Promise<Response> {
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) return status(404);
   const range = parseRange(request.headers.get('range'), info.size);
@@ -73,6 +85,7 @@ async function fileResponse(request: Request, file: string): Promise<Response> {
   const { start, end } = range ?? { start: 0, end: info.size - 1 };
   const headers: Record<string, string> = {
     ...SECURITY_HEADERS,
+    'content-security-policy': policy,
     'content-type': contentTypeOf(file),
     'content-length': String(end - start + 1),
     'accept-ranges': 'bytes',
@@ -112,16 +125,37 @@ export function createAppHandler(rendererDir: string): ProtocolHandler {
     }
     const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
     if (!file.startsWith(root) || file.includes('\0')) return status(403);
-    return fileResponse(request, file);
+    // A custom widget's host page runs the widget's inline code under a policy of its own.
+    return fileResponse(request, file, customFramePolicy(path) ?? CONTENT_SECURITY_POLICY);
   };
 }
 
-/** wallboard-media://cache/<name>: one file of the media cache, by the name the cache gave it. */
-export function createMediaHandler(cacheDir: string): ProtocolHandler {
+/** wallboard-media://tiles/<z>/<x>/<y>: a map tile, from the tile cache (which may fetch it). */
+async function tileResponse(tiles: TileStore, path: string): Promise<Response> {
+  const at = parseTilePath(`/tiles${path}`);
+  if (!at) return status(404);
+  const tile = await tiles.tile(at.z, at.x, at.y);
+  if (!tile.ok) {
+    return new Response(tile.message, {
+      status: tile.status,
+      headers: { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8' },
+    });
+  }
+  return new Response(new Uint8Array(tile.body), {
+    headers: { ...SECURITY_HEADERS, 'content-type': tile.contentType, 'cache-control': 'no-cache' },
+  });
+}
+
+/**
+ * wallboard-media://cache/<name>: one file of the media cache, by the name the cache gave it;
+ * wallboard-media://tiles/<z>/<x>/<y>: a map tile.
+ */
+export function createMediaHandler(cacheDir: string, tiles?: TileStore): ProtocolHandler {
   return async (request) => {
     const refused = refuseMethod(request);
     if (refused) return refused;
     const url = parse(request.url);
+    if (url?.host === TILES_HOST && tiles) return tileResponse(tiles, url.pathname);
     const name = url?.pathname.slice(1) ?? '';
     if (url?.host !== MEDIA_HOST || !CACHE_FILE_NAME.test(name)) return status(404);
     return fileResponse(request, join(cacheDir, name));

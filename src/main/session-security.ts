@@ -1,5 +1,7 @@
 import type { Session, WebContents } from 'electron';
 import type { Logger } from '../agent/ports';
+import { customFramePolicy } from '../shared/custom-frame';
+import { APP_ORIGIN } from './protocols';
 
 /**
  * Playback needs no permission: autoplay is a web preference, notifications are drawn in the
@@ -13,9 +15,25 @@ type SessionLike = Pick<Session, 'setPermissionRequestHandler' | 'setPermissionC
   webRequest: Pick<Session['webRequest'], 'onHeadersReceived'>;
 };
 
+function isCustomFramePage(url: string): boolean {
+  return url.startsWith(`${APP_ORIGIN}/`) && customFramePolicy(new URL(url).pathname) !== null;
+}
+
 /** The default session: the CSP on every answer, and no permission but the allowed ones. */
 export function hardenSession(session: SessionLike, log: Logger): void {
   session.webRequest.onHeadersReceived((details, callback) => {
+    // A web page in one of the player's frames keeps its own headers: its policy (and whether it
+    // lets itself be framed) is its own, and the player's would break it.
+    if (details.resourceType === 'subFrame' && /^https?:/i.test(details.url)) {
+      callback({});
+      return;
+    }
+    // A custom widget's host page keeps the policy the app protocol gave it: its own, which runs
+    // the widget's inline code (src/shared/custom-frame.ts).
+    if (details.resourceType === 'subFrame' && isCustomFramePage(details.url)) {
+      callback({});
+      return;
+    }
     // Replaces any policy of the answer's own (the app protocol sends the same one).
     const headers = Object.fromEntries(
       Object.entries(details.responseHeaders ?? {}).filter(
@@ -28,7 +46,7 @@ export function hardenSession(session: SessionLike, log: Logger): void {
       responseHeaders: {
         ...headers,
         'Content-Security-Policy': [
-          "default-src 'self'; script-src app://wallboard/assets/; img-src 'self' data: blob: wallboard-media:; media-src 'self' blob: wallboard-media:; style-src 'self' 'unsafe-inline'; connect-src 'self'; font-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+          "default-src 'self'; script-src app://wallboard/assets/; img-src 'self' data: blob: wallboard-media:; media-src 'self' blob: wallboard-media:; style-src 'self' 'unsafe-inline'; connect-src 'self'; font-src 'self' data:; frame-src 'self' http: https:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
         ],
       },
     });

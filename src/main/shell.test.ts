@@ -10,7 +10,7 @@ import type { DeviceControls } from '../agent/commands';
 import type { AnnouncedService, ServiceBrowser } from '../agent/ports';
 import { BRIDGE_CHANNELS, type PlayerState } from '../shared/bridge';
 import { CONTENT_SECURITY_POLICY } from './protocols';
-import { createFakeElectron, FakeWebContents, type FakeElectron } from './testing/fake-electron';
+import { createFakeElectron, fakeEvent, FakeWebContents, type FakeElectron } from './testing/fake-electron';
 import type { Electron, Shell, ShellProcess } from './shell';
 
 // No Electron binary exists here: the shell runs against a fake of the whole module.
@@ -184,6 +184,61 @@ describe('the security settings', () => {
       headers = response.responseHeaders;
     });
     expect(headers).toEqual({ 'X-Other': ['1'], 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] });
+  });
+
+  it("leave a web page in one of the player's frames its own headers", async () => {
+    await start();
+    const listener = electron.session.defaultSession.headersListener;
+    if (!listener) throw new Error('no headers listener');
+    let answer: { responseHeaders?: Record<string, string[]> } | undefined;
+    const own = { 'Content-Security-Policy': ["frame-ancestors 'none'"] };
+    listener(
+      { url: 'https://dash.example.com/', resourceType: 'subFrame', responseHeaders: own },
+      (response) => {
+        answer = response;
+      },
+    );
+    expect(answer).toEqual({});
+  });
+
+  it('run sandboxed frames (custom widgets) in processes of their own', async () => {
+    await start();
+    expect(electron.app.switches).toEqual([['enable-features', 'IsolateSandboxedIframes']]);
+  });
+
+  it("leave a custom widget's host page the policy the app protocol gave it", async () => {
+    await start();
+    const listener = electron.session.defaultSession.headersListener;
+    if (!listener) throw new Error('no headers listener');
+    const answers: unknown[] = [];
+    const own = { 'content-security-policy': ["default-src 'none'"] };
+    for (const url of ['app://wallboard/custom-frame.html', 'app://wallboard/custom-frame-net.html']) {
+      listener({ url, resourceType: 'subFrame', responseHeaders: own }, (response) => answers.push(response));
+    }
+    // Anything else of the app, even in a frame, gets the player's.
+    listener(
+      { url: 'app://wallboard/index.html', resourceType: 'subFrame', responseHeaders: own },
+      (response) => answers.push(response),
+    );
+    expect(answers).toEqual([
+      {},
+      {},
+      { responseHeaders: { 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } },
+    ]);
+  });
+
+  it("guard a full-screen web page's view by its own rules, not the window's", async () => {
+    const shell = await start();
+    const shown = await shell?.agent.showWebPage({ url: 'https://dash.example.com/', reload_seconds: null });
+    expect(shown).toEqual({ shown: true });
+    const view = electron.views[0];
+    if (!view) throw new Error('no view');
+    // Within its origin it may move (the window's contents may not move at all).
+    const within = Object.assign(fakeEvent(), { url: 'https://dash.example.com/next', isMainFrame: true });
+    view.webContents.emit('will-navigate', within, within.url);
+    expect(within.defaultPrevented).toBe(false);
+    expect(await shell?.agent.showWebPage({ url: null, reload_seconds: null })).toEqual({ shown: false });
+    expect(view.webContents.closed).toBe(true);
   });
 
   it('refuse navigation, new windows, webviews and every permission', async () => {

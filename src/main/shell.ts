@@ -20,6 +20,7 @@ import { windowControls } from './capture';
 import { MAIN_HELP, parseMainArgs, type MainArgs } from './cli';
 import { displayPower, execRunner, type RunCommand } from './display-power';
 import { createFileLogger } from './file-logger';
+import { isolateSandboxedFrames } from './frame-isolation';
 import { wireBridge } from './ipc';
 import { httpsOnlyFetch, isLoopback } from './media-guard';
 import {
@@ -29,17 +30,26 @@ import {
   MEDIA_BASE_URL,
   MEDIA_SCHEME,
   PRIVILEGED_SCHEMES,
+  TILE_URL_TEMPLATE,
 } from './protocols';
 import { restartApp } from './restart';
 import { SelfHealing, type HealingLimits } from './self-healing';
 import { hardenContents, hardenSession } from './session-security';
 import { readShellFlagsSync, ShellSettings } from './settings';
 import { TokenStore } from './token-store';
+import { WEB_PAGE_PARTITION, WebPageViews } from './web-page-view';
 import { createKioskWindow } from './window';
 
 export type Electron = Pick<
   typeof ElectronModule,
-  'app' | 'BrowserWindow' | 'ipcMain' | 'protocol' | 'session' | 'powerSaveBlocker' | 'safeStorage'
+  | 'app'
+  | 'BrowserWindow'
+  | 'WebContentsView'
+  | 'ipcMain'
+  | 'protocol'
+  | 'session'
+  | 'powerSaveBlocker'
+  | 'safeStorage'
 >;
 
 /** This process, as the shell sees it; tests give their own. */
@@ -158,6 +168,7 @@ export async function startShell(electron: Electron, proc: ShellProcess): Promis
     return null;
   }
   electron.protocol.registerSchemesAsPrivileged(PRIVILEGED_SCHEMES);
+  isolateSandboxedFrames(app);
   // A second screen's instance on one machine, or a test, keeps its own state (and lock).
   if (proc.env.WALLBOARD_USER_DATA) app.setPath('userData', proc.env.WALLBOARD_USER_DATA);
   const userData = app.getPath('userData');
@@ -210,30 +221,49 @@ export async function startShell(electron: Electron, proc: ShellProcess): Promis
     await tokens.write(credential.token);
     await settings.remember({ server: credential.server, tag: credential.tag });
   };
-  const { agent } = createNodeAgent({
+  // Made with the window, below: no page is asked for before the renderer has loaded.
+  let webPages: WebPageViews | null = null;
+  const { agent, tiles } = createNodeAgent({
     config,
     dataDir: userData,
     mediaBaseUrl: MEDIA_BASE_URL,
+    tileUrlTemplate: TILE_URL_TEMPLATE,
     appVersion: app.getVersion(),
     log,
     // The service may be found on the network, and is known to the agent only then.
-    fetch: httpsOnlyFetch(proc.fetch ?? ((url, init) => globalThis.fetch(url, init)), () =>
-      agent.serviceUrl(),
+    fetch: httpsOnlyFetch(
+      proc.fetch ?? ((url, init) => globalThis.fetch(url, init)),
+      () => agent.serviceUrl(),
+      () => agent.getState().settings?.web.http_media === true,
     ),
     system: proc.system ?? nodeSystemInfo,
     saveCredential,
     ...(proc.browser ? { browser: proc.browser } : {}),
+    // Web pages may be plain http (intranets): their headers are read with the unguarded fetch.
+    pageFetch: proc.fetch ?? ((url, init) => globalThis.fetch(url, init)),
+    webPages: { show: (request) => webPages?.show(request) ?? Promise.resolve(false) },
   });
 
   const appPath = app.getAppPath();
   electron.protocol.handle(APP_SCHEME, createAppHandler(join(appPath, 'dist', 'renderer')));
-  electron.protocol.handle(MEDIA_SCHEME, createMediaHandler(config.cacheDir));
+  electron.protocol.handle(MEDIA_SCHEME, createMediaHandler(config.cacheDir, tiles));
   hardenSession(electron.session.defaultSession, log);
-  app.on('web-contents-created', (_event, contents) => hardenContents(contents, log));
+  // A web page's view is guarded by web-page-view.ts, which lets it move within its origin.
+  const pageSession = electron.session.fromPartition(WEB_PAGE_PARTITION);
+  app.on('web-contents-created', (_event, contents) => {
+    if (contents.session !== pageSession) hardenContents(contents, log);
+  });
 
   const { window, load } = createKioskWindow(electron.BrowserWindow, {
     preload: join(appPath, 'dist', 'preload', 'index.cjs'),
     windowed: args.windowed,
+    log,
+  });
+  webPages = new WebPageViews({
+    WebContentsView: electron.WebContentsView,
+    session: electron.session,
+    window,
+    clock: realClock,
     log,
   });
   // Held while the screen should be lit; let go in a power window, so that nothing of ours keeps

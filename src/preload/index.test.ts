@@ -49,6 +49,7 @@ describe('the preload', () => {
     expect([...electron.contextBridge.exposed.keys()]).toEqual(['wallboard']);
     expect(Object.keys(bridge).sort()).toEqual([...bridgeMethods, 'onMessage'].sort());
     expect(Object.keys(bridge).sort()).toEqual([
+      'checkFraming',
       'chooseService',
       'getState',
       'log',
@@ -57,6 +58,7 @@ describe('the preload', () => {
       'reportPlay',
       'reportShowing',
       'screenshotTaken',
+      'showWebPage',
     ]);
     expect(Object.values(bridge).every((value) => typeof value === 'function')).toBe(true);
     expect(Object.values(bridge)).not.toContain(electron.ipcRenderer);

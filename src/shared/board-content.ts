@@ -8,7 +8,8 @@ export const BOARD_CONTENT_MAX_WIDGETS = 500;
 
 /**
  * A widget of a saved board: with the `id` of one of the board's widgets it updates that widget,
- * without it places a new one. Otherwise a widget as `POST /boards/:id/widgets` takes it.
+ * without it places a new one. Otherwise a widget as `POST /boards/:id/widgets` takes it; its
+ * `code` left out means none, as every widget is saved whole.
  */
 export const contentWidgetSchema = widgetCreateSchema.safeExtend({ id: idSchema.optional() });
 export type ContentWidget = z.infer<typeof contentWidgetSchema>;
@@ -71,7 +72,7 @@ export function toContentSave({
     updated_at,
     board: { ...settings, size: [...settings.size], channel_ids: [...settings.channel_ids] },
     widgets: widgets.map(
-      ({ id, flow_id, variant, column, row, width, height, in_board_index, background }) => ({
+      ({ id, flow_id, variant, column, row, width, height, in_board_index, background, code }) => ({
         id,
         flow_id,
         variant,
@@ -81,6 +82,7 @@ export function toContentSave({
         height,
         in_board_index,
         background,
+        code,
       }),
     ),
   };

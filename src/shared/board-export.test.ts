@@ -18,6 +18,7 @@ describe('board import', () => {
     expect(board.widgets[0]).toEqual({
       ...ORIGINAL_EXPORT.widgets[0],
       flow: { ...ORIGINAL_EXPORT.widgets[0]!.flow, errored: false },
+      code: null,
     });
     expect(board).not.toHaveProperty('widget_background');
   });
@@ -81,9 +82,30 @@ describe('board export', () => {
           height: 4,
           in_board_index: 0,
           background: 'default',
+          code: null,
         },
       ],
     });
     expect(boardImportSchema.parse(exported)).toEqual(exported);
+  });
+
+  it("keeps a custom widget's code through import, and none when an export has none", () => {
+    const code = { html: '<p></p>', css: '', script: 'wallboard.onData(() => {});' };
+    const widget = {
+      flow: { tag: 'mine', data: {}, errored: false },
+      variant: 'custom' as const,
+      column: 0,
+      row: 0,
+      width: 4,
+      height: 4,
+      in_board_index: 0,
+      background: 'default' as const,
+    };
+    const parsed = boardImportSchema.parse({
+      ...BOARD_DEFAULTS,
+      name: 'Code',
+      widgets: [{ ...widget, code }, widget],
+    });
+    expect(parsed.widgets.map((w) => w.code)).toEqual([code, null]);
   });
 });

@@ -4,6 +4,7 @@ import { boardCreateSchema } from './board';
 import { variantSchema } from './variants';
 import { placementProblem, stackIndexSchema, widgetBackgroundSchema } from './widget';
 import { metricsDataSchema } from './metrics';
+import { customCodeSchema } from './web-content';
 
 const exportedFlow = z.object({
   tag: tagSchema,
@@ -22,10 +23,12 @@ const exportedWidget = z.object({
   height: z.int().min(1),
   in_board_index: stackIndexSchema,
   background: widgetBackgroundSchema.default('default'),
+  /** A custom widget's own code (web-content.ts); absent or null for the others. */
+  code: customCodeSchema.nullable().optional(),
 });
 
 /** The original product's older templates named the flow by a bare `tag` on the widget. */
-const legacyWidget = exportedWidget.omit({ flow: true }).extend({ tag: tagSchema });
+const legacyWidget = exportedWidget.omit({ flow: true, code: true }).extend({ tag: tagSchema });
 
 const importedWidget = z
   .union([exportedWidget.partial({ in_board_index: true }), legacyWidget.partial({ in_board_index: true })])
@@ -33,6 +36,7 @@ const importedWidget = z
     const { in_board_index, ...rest } = widget;
     const flow = 'flow' in rest ? rest.flow : { tag: rest.tag, data: {}, errored: false };
     const { variant, column, row, width, height, background } = rest;
+    const code = 'code' in rest ? (rest.code ?? null) : null;
     return {
       flow,
       variant,
@@ -41,6 +45,7 @@ const importedWidget = z
       width,
       height,
       background,
+      code,
       in_board_index: in_board_index ?? -1,
     };
   });

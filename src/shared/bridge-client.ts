@@ -80,7 +80,7 @@ export function bridgeClient(transport: BridgeTransport): WallboardBridge {
   };
 
   const ask = async (method: AskMethod, args: unknown[]): Promise<unknown> => {
-    const schema = bridgeContract.methods[method].response;
+    const schema: z.ZodType = bridgeContract.methods[method].response;
     const answer = check(
       schema,
       salvaged(schema, await transport.ask(method, args)),

@@ -10,6 +10,13 @@ import { playReportSchema } from './play';
 import { pairingCreatedSchema } from './pairing';
 import { playlistSchema } from './playlist';
 import { screenSettingsSchema } from './screen-settings';
+import {
+  framingRequestSchema,
+  framingSchema,
+  playerWebSchema,
+  webPageRequestSchema,
+  webPageShownSchema,
+} from './web-content';
 
 /** A service found on the network (mDNS), as the screen lists it; `id` is what the renderer picks it by. */
 export const foundServiceSchema = z.strictObject({
@@ -70,6 +77,8 @@ export const playerStateSchema = z.object({
    */
   playlists: z.record(z.string(), playlistSchema).optional(),
   settings: screenSettingsSchema.nullable().optional(),
+  /** Map tiles and custom widgets' network, as this screen serves them (absent: neither). */
+  web: playerWebSchema.optional(),
 });
 export type PlayerState = z.infer<typeof playerStateSchema>;
 
@@ -138,6 +147,10 @@ export const bridgeContract = {
     chooseService: { request: z.strictObject({ id: foundServiceSchema.shape.id }), response: null },
     reportPlay: { request: playReportSchema, response: null },
     screenshotTaken: { request: screenshotTakenSchema, response: null },
+    /** Whether a web page lets itself be framed, as this screen reaches it (the agent reads its headers). */
+    checkFraming: { request: framingRequestSchema, response: framingSchema },
+    /** Show a full-screen web page in the shell's own isolated view, or take it down (`url: null`). */
+    showWebPage: { request: webPageRequestSchema, response: webPageShownSchema },
   },
   messages: {
     state: { state: playerStateSchema },

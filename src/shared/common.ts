@@ -30,8 +30,6 @@ export const webUrlSchema = storable(
   }),
 );
 
-export const httpsUrlSchema = storable(z.url({ protocol: /^https$/, error: 'must be an https URL' }));
-
 /** An ISO 8601 date-time with an offset, from 1970 to 9999 (see limits.ts); one message each. */
 export const timestampSchema = z.iso
   .datetime({ offset: true, abort: true, error: 'must be an ISO 8601 date-time' })

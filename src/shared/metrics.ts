@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { colorSchema, iconNameSchema, webUrlSchema } from './common';
+import { colorSchema, iconNameSchema, timestampSchema, webUrlSchema } from './common';
 import { storableJson, UNIX_SECONDS_MAX } from './limits';
 import { mediaUrlSchema } from './media';
 import type { Variant } from './variants';
+import { weatherConditionSchema } from './web-content';
 
 /**
  * Metrics as stored and sent: any JSON object that can be stored (limits.ts: no NUL, no lone
@@ -48,6 +49,15 @@ const labelledValue = z.looseObject({
   value: z.number(),
   color: colorSchema.optional(),
 });
+
+const latitude = z.number().min(-90).max(90);
+const longitude = z.number().min(-180).max(180);
+/** A map shape's points, each `[lat, lon]`. */
+const path = z
+  .array(z.tuple([latitude, longitude], { error: 'must be a [lat, lon] pair' }))
+  .min(2, 'must hold at least 2 points')
+  .max(1000, 'must hold at most 1000 points');
+const shapeLook = { label: label.optional(), color: colorSchema.optional() };
 
 const value = metrics({
   value: z.union([z.number(), z.string().max(255)]),
@@ -258,21 +268,49 @@ const schemas = {
   }),
   compass: metrics({ heading: z.number().min(0).max(360), label: label.optional() }),
   iframe: metrics({ url: webUrlSchema }),
-  weather: metrics({ location: label, temperature: z.number().optional() }),
+  /**
+   * With `latitude` and `longitude`, the service fills in the forecast every 10 minutes
+   * (docs/api/web-content.md); without them, whoever writes the flow gives the figures.
+   */
+  weather: metrics({
+    location: label,
+    latitude: z.number().min(-90).max(90).optional(),
+    longitude: z.number().min(-180).max(180).optional(),
+    unit: z.enum(['celsius', 'fahrenheit']).optional(),
+    temperature: z.number().optional(),
+    condition: weatherConditionSchema.optional(),
+    is_day: z.boolean().optional(),
+    days: z
+      .array(
+        z.looseObject({
+          date: z.iso.date('must be a date as YYYY-MM-DD'),
+          condition: weatherConditionSchema.optional(),
+          min: z.number().optional(),
+          max: z.number().optional(),
+        }),
+      )
+      .max(16, 'must hold at most 16 days')
+      .optional(),
+    /** When the figures were measured or forecast; older than 30 minutes shows as stale. */
+    updated_at: timestampSchema.optional(),
+  }),
   map: metrics({
     coords: z.looseObject({
-      lat: z.number().min(-90).max(90),
-      lon: z.number().min(-180).max(180),
-      zoom: z.number().optional(),
+      lat: latitude,
+      lon: longitude,
+      zoom: z.number().min(0).max(22).optional(),
     }),
-    markers: z.array(z.unknown()).optional(),
-    circles: z.array(z.unknown()).optional(),
-    polygons: z.array(z.unknown()).optional(),
-    polylines: z.array(z.unknown()).optional(),
+    markers: list(z.looseObject({ lat: latitude, lon: longitude, ...shapeLook })).optional(),
+    /** `radius` in metres. */
+    circles: list(
+      z.looseObject({ lat: latitude, lon: longitude, radius: z.number().positive(), ...shapeLook }),
+    ).optional(),
+    polygons: list(z.looseObject({ points: path, ...shapeLook })).optional(),
+    polylines: list(z.looseObject({ points: path, ...shapeLook })).optional(),
   }),
   /** A frame with a title only. */
   box: metrics({}),
-  /** Foreign content we cannot run offline; anything goes. */
+  /** Anything: the widget's own code (its `code`) draws it. */
   custom: metrics({}),
 } satisfies Record<Variant, z.ZodType>;
 

@@ -64,11 +64,14 @@ describe('notification creation', () => {
     expect(issuesOf({ title: 't', message: 'm', duration: '10' })[0]?.path).toBe('duration');
   });
 
-  it('takes "default", an https URL or a library medium as sound_url, nothing else', () => {
-    expect(issuesOf({ sound_url: 'http://example.com/a.mp3' })[0]).toEqual({
+  it('takes "default", an http(s) URL or a library medium as sound_url, nothing else', () => {
+    expect(issuesOf({ sound_url: 'ftp://example.com/a.mp3' })[0]).toEqual({
       path: 'sound_url',
-      message: 'must be "default", an https URL or a library medium "/media/<id>/content"',
+      message: 'must be "default", an http(s) URL or a library medium "/media/<id>/content"',
     });
+    expect(notificationCreateSchema.safeParse({ sound_url: 'http://nas.local/chime.mp3' }).success).toBe(
+      true,
+    );
     expect(issuesOf({ sound_url: 'beep' })[0]?.path).toBe('sound_url');
     expect(notificationCreateSchema.safeParse({ sound_url: '/media/med_1/content' }).success).toBe(true);
     expect(issuesOf({ sound_url: '/media/med_1/other' })[0]?.path).toBe('sound_url');

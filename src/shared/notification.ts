@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpsUrlSchema, iconNameSchema, idSchema, timestampSchema } from './common';
+import { webUrlSchema, iconNameSchema, idSchema, timestampSchema } from './common';
 import { textSchema } from './limits';
 import { libraryMediaId } from './media';
 
@@ -18,12 +18,13 @@ export const notificationDurationSchema = z
 
 /**
  * `default` plays the sound bundled with the client; a library medium (`/media/<id>/content`) is
- * fetched from the service; anything else over https.
+ * fetched from the service; anything else over http(s), plain http only where the service allows
+ * media over it (`--allow-http-media`, service/domain/http-media.ts).
  */
 export const soundUrlSchema = textSchema.refine(
-  (value) => value === 'default' || libraryMediaId(value) !== null || httpsUrlSchema.safeParse(value).success,
+  (value) => value === 'default' || libraryMediaId(value) !== null || webUrlSchema.safeParse(value).success,
   {
-    message: 'must be "default", an https URL or a library medium "/media/<id>/content"',
+    message: 'must be "default", an http(s) URL or a library medium "/media/<id>/content"',
   },
 );
 

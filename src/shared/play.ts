@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, tagSchema, timestampSchema } from './common';
+import { idSchema, tagSchema, timestampSchema, webUrlSchema } from './common';
 import { mediaUrlSchema } from './media';
 
 /**
@@ -12,10 +12,10 @@ import { mediaUrlSchema } from './media';
 const PLAY_SECONDS_MAX = 7 * 86_400;
 
 const playFields = {
-  type: z.enum(['board', 'image', 'video']),
-  /** The board shown; null for an image or a video. */
+  type: z.enum(['board', 'image', 'video', 'web']),
+  /** The board shown; null for an image, a video or a web page. */
   board_id: idSchema.nullable(),
-  /** The image or video shown (its remote URL, or a library medium's); null for a board. */
+  /** The image or video shown (its remote URL, or a library medium's), or the web page's; null for a board. */
   url: mediaUrlSchema.nullable(),
   /** The board's channel whose data and notifications were shown; null for media. */
   channel_id: idSchema.nullable(),
@@ -24,22 +24,29 @@ const playFields = {
 };
 
 type PlayFields = {
-  type: 'board' | 'image' | 'video';
+  type: 'board' | 'image' | 'video' | 'web';
   board_id: string | null;
   url: string | null;
   started_at: string;
   ended_at: string;
 };
 
-/** A board names its board, media their URL; a turn ends after it starts, and not days later. */
+/**
+ * A board names its board, media and web pages their URL (a web page's is on the web, never the
+ * library); a turn ends after it starts, and not days later.
+ */
 function checkPlay(play: PlayFields, ctx: z.RefinementCtx): void {
+  const noun = play.type === 'web' ? 'web page' : play.type;
+  if (play.type === 'web' && play.url !== null && !webUrlSchema.safeParse(play.url).success) {
+    ctx.addIssue({ code: 'custom', path: ['url'], message: 'must be an http or https URL for a web page' });
+  }
   if (play.type === 'board' ? play.board_id === null : play.url === null) {
     const field = play.type === 'board' ? 'board_id' : 'url';
-    ctx.addIssue({ code: 'custom', path: [field], message: `is required for a ${play.type}` });
+    ctx.addIssue({ code: 'custom', path: [field], message: `is required for a ${noun}` });
   }
   if (play.type === 'board' ? play.url !== null : play.board_id !== null) {
     const field = play.type === 'board' ? 'url' : 'board_id';
-    ctx.addIssue({ code: 'custom', path: [field], message: `must be null for a ${play.type}` });
+    ctx.addIssue({ code: 'custom', path: [field], message: `must be null for a ${noun}` });
   }
   const seconds = (Date.parse(play.ended_at) - Date.parse(play.started_at)) / 1000;
   if (!(seconds >= 0 && seconds <= PLAY_SECONDS_MAX)) {

@@ -25,7 +25,7 @@ describe('playlists', () => {
   it('refuses an item of an unknown type, a missing duration and a bad fit', () => {
     expect(
       playlistItemSchema.safeParse({ type: 'audio', url: 'https://x/a.mp3' }).error?.issues[0]?.message,
-    ).toBe('must be an item of type "board", "image" or "video"');
+    ).toBe('must be an item of type "board", "image", "video" or "web"');
     expect(playlistItemSchema.safeParse({ type: 'board', board_id: 'b1' }).error?.issues[0]?.path).toEqual([
       'duration',
     ]);
@@ -34,6 +34,28 @@ describe('playlists', () => {
         .success,
     ).toBe(false);
     expect(playlistItemSchema.safeParse({ type: 'board', board_id: 'b1', duration: 0 }).success).toBe(false);
+  });
+
+  it('takes a web page over http or https, reloaded every 10 s to a day, or never', () => {
+    const page = (fields: Record<string, unknown>) =>
+      playlistItemSchema.safeParse({
+        type: 'web',
+        url: 'http://intranet.local/board',
+        duration: 60,
+        ...fields,
+      });
+    expect(page({}).data).toEqual({
+      type: 'web',
+      url: 'http://intranet.local/board',
+      duration: 60,
+      reload_seconds: null,
+    });
+    expect(page({ reload_seconds: 300 }).success).toBe(true);
+    expect(page({ reload_seconds: 5 }).error?.issues[0]?.message).toBe('must be at least 10 seconds');
+    expect(page({ url: 'ftp://files.local/' }).error?.issues[0]?.message).toBe(
+      'must be an http or https URL',
+    );
+    expect(page({ duration: undefined }).error?.issues[0]?.path).toEqual(['duration']);
   });
 
   it('names the failing item by its index', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, timestampSchema } from './common';
+import { idSchema, timestampSchema, webUrlSchema } from './common';
 import { textSchema } from './limits';
 import { mediaUrlSchema } from './media';
 
@@ -33,8 +33,24 @@ const videoItem = z.strictObject({
   duration: itemDuration.nullable().default(null),
 });
 
-export const playlistItemSchema = z.discriminatedUnion('type', [boardItem, imageItem, videoItem], {
-  error: 'must be an item of type "board", "image" or "video"',
+/**
+ * A web page, full-screen (docs/player.md, "Web pages"): http or https, since intranet dashboards
+ * often have no TLS. `reload_seconds` reloads it while it shows (null: never).
+ */
+const webItem = z.strictObject({
+  type: z.literal('web'),
+  url: webUrlSchema,
+  duration: itemDuration,
+  reload_seconds: z
+    .int('must be a whole number of seconds')
+    .min(10, 'must be at least 10 seconds')
+    .max(86400, 'must be at most 86400 seconds')
+    .nullable()
+    .default(null),
+});
+
+export const playlistItemSchema = z.discriminatedUnion('type', [boardItem, imageItem, videoItem, webItem], {
+  error: 'must be an item of type "board", "image", "video" or "web"',
 });
 export type PlaylistItem = z.infer<typeof playlistItemSchema>;
 

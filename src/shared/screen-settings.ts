@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './common';
+import { webOptionsSchema, WEB_OPTIONS_FALLBACK } from './web-content';
 import { powerScheduleSchema, rotationSchema, scheduleSchema, timeZoneSchema } from './schedule';
 
 /** Where a screen's setting comes from: its own, its group's, or nowhere (the default). */
@@ -29,6 +30,8 @@ export const screenSettingsSchema = z.object({
     time_zone: settingSourceSchema,
   }),
   playlist_ids: z.array(idSchema),
+  /** The service's options for web content, the same for every screen (absent from an older service). */
+  web: webOptionsSchema.default(WEB_OPTIONS_FALLBACK),
 });
 export type ScreenSettings = z.infer<typeof screenSettingsSchema>;
 

@@ -59,7 +59,8 @@ export const VARIANT_EXAMPLES: Readonly<Record<Variant, VariantExample>> = {
     example: { title: 'Launch', time: NEW_YEAR, message: 'We are live!' },
   },
   custom: {
-    description: 'Foreign content of the original product, which players cannot run; any fields are kept.',
+    description:
+      'Your own widget: its `code` (HTML, CSS and JavaScript) runs sandboxed and is sent this data, whatever its fields.',
     example: { title: 'Sprint burndown', source: 'https://charts.example.com/burndown' },
   },
   funnelchart: {
@@ -159,8 +160,38 @@ export const VARIANT_EXAMPLES: Readonly<Record<Variant, VariantExample>> = {
     },
   },
   map: {
-    description: 'A map around a point, with markers and shapes; it needs map tiles from the internet.',
-    example: { title: 'Fleet', coords: { lat: 52.37, lon: 4.89, zoom: 10 } },
+    description:
+      'A map around a point, with markers, circles, areas and lines; its tiles come through the service (`--map-tiles`).',
+    example: {
+      title: 'Fleet',
+      coords: { lat: 52.35, lon: 4.85, zoom: 11 },
+      markers: [
+        { lat: 52.3791, lon: 4.9003, label: 'Central station', color: '#1e90ff' },
+        { lat: 52.3105, lon: 4.7683, label: 'Schiphol' },
+      ],
+      circles: [{ lat: 52.3731, lon: 4.8922, radius: 1500, label: 'City centre', color: '#3fb950' }],
+      polygons: [
+        {
+          points: [
+            [52.39, 4.83],
+            [52.4, 4.87],
+            [52.38, 4.89],
+          ],
+          label: 'Depot',
+          color: '#d29922',
+        },
+      ],
+      polylines: [
+        {
+          points: [
+            [52.3791, 4.9003],
+            [52.3389, 4.8729],
+            [52.3105, 4.7683],
+          ],
+          label: 'Train',
+        },
+      ],
+    },
   },
   multigauge: {
     description: 'Several small gauges side by side, each with its own value and maximum.',
@@ -361,7 +392,22 @@ export const VARIANT_EXAMPLES: Readonly<Record<Variant, VariantExample>> = {
     },
   },
   weather: {
-    description: 'The weather at a place; it needs a weather feed from the internet.',
-    example: { title: 'Amsterdam', location: 'Amsterdam, NL', temperature: 8 },
+    description:
+      'The weather at a place: with `latitude` and `longitude` the service fills in the forecast every 10 minutes; or push the figures yourself.',
+    example: {
+      title: 'Amsterdam',
+      location: 'Amsterdam, NL',
+      latitude: 52.37,
+      longitude: 4.89,
+      unit: 'celsius',
+      temperature: 8,
+      condition: 'partly-cloudy',
+      is_day: true,
+      days: [
+        { date: '2026-11-21', condition: 'partly-cloudy', min: 4, max: 9 },
+        { date: '2026-11-22', condition: 'rain', min: 5, max: 10 },
+        { date: '2026-11-23', condition: 'cloudy', min: 3, max: 7 },
+      ],
+    },
   },
 };

@@ -71,7 +71,7 @@ describe('the fields of a variant', () => {
     expect(field('scatterplot', 'values')?.type).toBe('[number, number][]');
     expect(field('timeseries', 'values')?.type).toBe('(number | null)[][]');
     expect(field('timeseries', 'interval_count')?.constraints).toBe('at least 1');
-    expect(field('map', 'markers')?.type).toBe('any[]');
+    expect(field('map', 'markers')?.type).toBe('object[]');
     expect(field('upstatus', 'last_down')?.type).toBe('unix seconds | string');
   });
 

@@ -41,5 +41,8 @@ export const VARIANTS = [
 export const variantSchema = z.enum(VARIANTS, { error: 'must be a known widget variant' });
 export type Variant = z.infer<typeof variantSchema>;
 
-/** Variants that need the internet (map tiles, weather feeds) or foreign code: shown as unavailable offline. */
-export const OFFLINE_UNAVAILABLE_VARIANTS: readonly Variant[] = ['map', 'weather', 'custom'];
+/**
+ * Variants that show content from the web (docs/api/web-content.md): pages, map tiles, weather
+ * forecasts, custom code. They need the network, of the screen or of the service.
+ */
+export const WEB_VARIANTS: readonly Variant[] = ['iframe', 'map', 'weather', 'custom'];

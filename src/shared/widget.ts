@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { colorSchema, idSchema, tagSchema } from './common';
 import { variantSchema } from './variants';
+import { customCodeSchema } from './web-content';
 
 /**
  * Grid positions count from 0, as in the original product's exports: on a 32-column board a
@@ -46,6 +47,8 @@ export const widgetSchema = z.object({
   board_id: idSchema,
   flow_id: idSchema,
   ...placement,
+  /** A custom widget's own HTML, CSS and JavaScript; null for every other variant (and a custom one without code). */
+  code: customCodeSchema.nullable(),
 });
 export type Widget = z.infer<typeof widgetSchema>;
 
@@ -58,6 +61,7 @@ export const widgetCreateSchema = z
     ...placement,
     in_board_index: placement.in_board_index.optional(),
     background: placement.background.default('default'),
+    code: customCodeSchema.nullable().optional(),
   })
   .refine((w) => (w.flow_id === undefined) !== (w.flow_tag === undefined), {
     message: 'give exactly one of flow_id and flow_tag',
@@ -66,7 +70,9 @@ export const widgetCreateSchema = z
 export type WidgetCreate = z.infer<typeof widgetCreateSchema>;
 
 /** Moving or resizing a widget. */
-export const widgetUpdateSchema = z.strictObject(placement).partial();
+export const widgetUpdateSchema = z
+  .strictObject({ ...placement, code: customCodeSchema.nullable() })
+  .partial();
 export type WidgetUpdate = z.infer<typeof widgetUpdateSchema>;
 
 export interface GridPlacement {

@@ -7,7 +7,7 @@ import { ConfigError, credentialOf } from '../agent/config';
 import { agentFlagHelp, AGENT_FLAG_OPTIONS, settingsFromFlags } from '../agent/flags';
 import { consoleLogger } from '../agent/node-edges';
 import { createNodeAgent, defaultDataDir, loadAgentConfig } from '../agent/node-agent';
-import { startWebPlayerServer } from './web-player-server';
+import { startWebPlayerServer, WEB_TILE_URL_TEMPLATE } from './web-player-server';
 
 const HELP = `Usage: npm run start:web -- [--server <url>] [--token <token>] [options]
 
@@ -54,10 +54,11 @@ async function main(): Promise<void> {
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const config = await loadAgentConfig(settingsFromFlags(values), dataDir);
   const log = consoleLogger('web-player');
-  const { agent } = createNodeAgent({
+  const { agent, tiles } = createNodeAgent({
     config,
     dataDir,
     mediaBaseUrl: '/media/',
+    tileUrlTemplate: WEB_TILE_URL_TEMPLATE,
     appVersion: APP_VERSION,
     log,
   });
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
     host: agent,
     rendererDir: RENDERER_DIR,
     mediaDir: config.cacheDir,
+    tiles,
     port,
     hostname: values.host,
     log,

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import type { z } from 'zod';
 import type { BridgeHost } from '../agent/bridge-host';
+import type { TileAnswer, TileStore } from '../agent/tile-cache';
 import {
   playerStateSchema,
   type BridgeMessage,
@@ -15,8 +16,10 @@ import {
   type ShowingReport,
 } from '../shared/bridge';
 import { agentFrameSchema, type CallFrame } from '../shared/web-bridge-protocol';
-import { startWebPlayerServer, type WebPlayerServer } from './web-player-server';
+import { customFramePolicy } from '../shared/custom-frame';
+import { startWebPlayerServer, WEB_TILE_URL_TEMPLATE, type WebPlayerServer } from './web-player-server';
 import { emptyPlayerState } from '../shared/testing/bridge-fixtures';
+import type { Framing } from '../shared/web-content';
 
 const STATE: PlayerState = emptyPlayerState('lobby-screen');
 const MEDIA = '0123456789abcdef0123456789abcdef.mp4';
@@ -48,6 +51,12 @@ class FakeHost implements BridgeHost {
   chooseService(): void {}
   reportPlay(): void {}
   screenshotTaken(): void {}
+  checkFraming({ url }: { url: string }): Framing {
+    return { url, verdict: 'allowed', detail: '' };
+  }
+  showWebPage(): { shown: boolean } {
+    return { shown: false };
+  }
   emit(message: BridgeMessage): void {
     for (const listener of this.listeners) listener(message);
   }
@@ -122,6 +131,7 @@ beforeEach(async () => {
   await mkdir(join(dir, 'renderer', 'assets'), { recursive: true });
   await mkdir(join(dir, 'media'));
   await writeFile(join(dir, 'renderer', 'index.html'), '<!doctype html><title>player</title>');
+  await writeFile(join(dir, 'renderer', 'custom-frame-net.html'), '<!doctype html><title>frame</title>');
   await writeFile(join(dir, 'renderer', 'assets', 'app.js'), 'export {};');
   await writeFile(join(dir, 'media', MEDIA), MEDIA_BYTES);
   await writeFile(join(dir, 'secret.txt'), 'token');
@@ -144,6 +154,14 @@ afterEach(async () => {
 });
 
 describe('the web player over HTTP', () => {
+  it("serves a custom widget's host page under the page's own policy", async () => {
+    const page = await fetch(new URL('custom-frame-net.html', server.url));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toBe(customFramePolicy('custom-frame-net.html'));
+    const player = await fetch(server.url);
+    expect(player.headers.get('content-security-policy')).toContain("frame-src 'self' http: https:");
+  });
+
   it('serves the renderer with its security headers', async () => {
     const page = await fetch(server.url);
     expect(page.status).toBe(200);
@@ -220,6 +238,46 @@ describe('the web player over HTTP', () => {
       const { status, body } = await get(server.url, `/media/${name}`);
       expect(status, name).toBe(404);
       expect(body, name).toBe('');
+    }
+  });
+});
+
+describe('map tiles', () => {
+  it("serves the agent's tiles at the URL the renderer is told, and their failures", async () => {
+    const asked: string[] = [];
+    /** What the tile cache answers (tested against the service in src/agent/tile-cache.test.ts). */
+    const tiles: TileStore = {
+      async tile(z, x, y): Promise<TileAnswer> {
+        asked.push(`${z}/${x}/${y}`);
+        if (x === 1) return { ok: false, status: 404, message: 'this screen has no service yet' };
+        return { ok: true, body: Buffer.from('a tile'), contentType: 'image/png' };
+      },
+    };
+    const withTiles = await startWebPlayerServer({
+      host,
+      rendererDir: join(dir, 'renderer'),
+      mediaDir: join(dir, 'media'),
+      tiles,
+    });
+    try {
+      expect(WEB_TILE_URL_TEMPLATE).toBe('/tiles/{z}/{x}/{y}');
+      const tile = await fetch(new URL('/tiles/3/2/7', withTiles.url));
+      expect(tile.status).toBe(200);
+      expect(tile.headers.get('content-type')).toBe('image/png');
+      expect(tile.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(await tile.text()).toBe('a tile');
+
+      const failed = await fetch(new URL('/tiles/3/1/7', withTiles.url));
+      expect(failed.status).toBe(404);
+      expect(await failed.text()).toBe('this screen has no service yet');
+      for (const path of ['/tiles/3/8/0', '/tiles/x/0/0', '/tiles/1/0/0/0']) {
+        expect((await get(withTiles.url, path)).status, path).toBe(404);
+      }
+      expect(asked).toEqual(['3/2/7', '3/1/7']);
+      // Without the agent's tiles, the path is the renderer's (which has no such file).
+      expect((await fetch(new URL('/tiles/3/2/7', server.url))).status).toBe(404);
+    } finally {
+      await withTiles.close();
     }
   });
 });

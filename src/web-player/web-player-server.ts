@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,9 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { callHost, type BridgeHost } from '../agent/bridge-host';
 import { CACHE_FILE_NAME } from '../agent/node-cache-files';
 import { NO_RENDERER } from '../agent/screen-status';
+import { parseTilePath, type TileStore } from '../agent/tile-cache';
 import { SCREENSHOT_BASE64_MAX } from '../shared/command';
+import { customFramePolicy } from '../shared/custom-frame';
 import { describeIssues } from '../shared/issues';
 import { WEB_BRIDGE_PATH, callFrameSchema, type AgentFrame } from '../shared/web-bridge-protocol';
 import { folderHandler, sendFile } from './static-server';
@@ -18,6 +20,8 @@ export interface WebPlayerServerOptions {
   rendererDir: string;
   /** The agent's media cache, served under /media/. */
   mediaDir: string;
+  /** The agent's map tiles, served under /tiles/{z}/{x}/{y} (WEB_TILE_URL_TEMPLATE). */
+  tiles?: TileStore;
   /** 0 (the default) lets the OS pick one. */
   port?: number;
   hostname?: string;
@@ -37,6 +41,9 @@ const SECURITY_HEADERS: Record<string, string> = {
     "style-src 'self' 'unsafe-inline'",
     "connect-src 'self'",
     "font-src 'self' data:",
+    // Web pages (the iframe widget, web items): any http(s) page, in a sandboxed frame; 'self' for
+    // the custom widget's host pages (src/shared/custom-frame.ts).
+    "frame-src 'self' http: https:",
     "object-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
@@ -47,6 +54,8 @@ const SECURITY_HEADERS: Record<string, string> = {
 
 /** Media cache names: a hex digest and an optional short extension, so never a path. */
 const MEDIA_PREFIX = '/media/';
+/** Where the page loads map tiles from (the agent's `tileUrlTemplate` in the web player). */
+export const WEB_TILE_URL_TEMPLATE = '/tiles/{z}/{x}/{y}';
 /**
  * Renderer frames are small (a log entry is at most 4096 characters, before JSON escaping), but
  * for a screenshot, the page's PNG in base64 (the `screenshot` command), and its envelope.
@@ -103,6 +112,26 @@ function text(data: RawData): string {
   return data.toString('utf8');
 }
 
+/** A map tile from the agent's tile cache, or its failure (404: none here; 502: the service failed). */
+async function sendTile(
+  tiles: TileStore,
+  { z, x, y }: { z: number; x: number; y: number },
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const tile = await tiles.tile(z, x, y);
+  if (!tile.ok) {
+    response.writeHead(tile.status, { 'content-type': 'text/plain; charset=utf-8' }).end(tile.message);
+    return;
+  }
+  response.writeHead(200, {
+    'content-type': tile.contentType,
+    'content-length': tile.body.length,
+    'cache-control': 'no-cache',
+  });
+  response.end(request.method === 'HEAD' ? undefined : tile.body);
+}
+
 /**
  * The web player: the renderer, the media cache and the bridge contract over a WebSocket at
  * /bridge, on one HTTP server, so any browser can be a Wallboard screen.
@@ -122,7 +151,19 @@ export async function startWebPlayerServer(options: WebPlayerServerOptions): Pro
       response.writeHead(400).end();
       return;
     }
+    const tile = options.tiles ? parseTilePath(pathname) : null;
+    if (tile && options.tiles) {
+      sendTile(options.tiles, tile, request, response).catch((error: unknown) => {
+        log.warn(`web player: could not serve a map tile: ${String(error)}`);
+        if (!response.headersSent) response.writeHead(500);
+        response.end();
+      });
+      return;
+    }
     if (!pathname.startsWith(MEDIA_PREFIX)) {
+      // A custom widget's host page runs the widget's inline code under a policy of its own.
+      const framePolicy = customFramePolicy(pathname);
+      if (framePolicy) response.setHeader('content-security-policy', framePolicy);
       serveRenderer(request, response);
       return;
     }
@@ -167,15 +208,20 @@ export async function startWebPlayerServer(options: WebPlayerServerOptions): Pro
       return;
     }
     const frame = parsed.data;
+    const failed = (error: unknown) =>
+      log.warn(`web player: the bridge host failed on a ${frame.method} call: ${String(error)}`);
     try {
       if ('request_id' in frame) {
-        const answer = callHost(host, frame.method, frame.request);
-        send(socket, { kind: 'answer', request_id: frame.request_id, answer });
+        // Some answers take a while (a page's framing is asked of the network): awaited.
+        Promise.resolve(callHost(host, frame.method, frame.request)).then(
+          (answer) => send(socket, { kind: 'answer', request_id: frame.request_id, answer }),
+          failed,
+        );
       } else {
         callHost(host, frame.method, frame.request);
       }
     } catch (error) {
-      log.warn(`web player: the bridge host failed on a ${frame.method} call: ${String(error)}`);
+      failed(error);
     }
   };
 

@@ -15,6 +15,7 @@ import { AssignScreens } from './playlists/assign-screens';
 import {
   newBoardItem,
   newMediaItem,
+  newWebItem,
   toBody,
   usePlaylistDraft,
   validateItems,
@@ -142,6 +143,7 @@ function Editor({ playlist }: { playlist: Playlist }) {
             onAddMedia={(type, url) =>
               draft.change((items) => [...items, newMediaItem(draft.newKey(), type, url)])
             }
+            onAddWeb={(page) => draft.change((items) => [...items, newWebItem(draft.newKey(), page)])}
           />
         </Paper>
       </section>

@@ -3,7 +3,6 @@ import type { BoardExport } from '../../../src/shared/board-export';
 import { describeIssues } from '../../../src/shared/issues';
 import { parseMetrics } from '../../../src/shared/metrics';
 import type { ThemeTokens } from '../../../src/shared/theme';
-import { OFFLINE_UNAVAILABLE_VARIANTS } from '../../../src/shared/variants';
 import { Icon } from '../icons/icon';
 import { useFlowData, type FlowStore } from '../store/flow-store';
 import { hasComponent, renderWidget } from '../widgets/registry';
@@ -63,9 +62,7 @@ export const WidgetFrame = memo(function WidgetFrame(props: WidgetFrameProps) {
   };
 
   let body;
-  if (OFFLINE_UNAVAILABLE_VARIANTS.includes(widget.variant)) {
-    body = <Face kind="offline" icon="plug-circle-xmark" text="Not available offline" />;
-  } else if (!parsed.success) {
+  if (!parsed.success) {
     body = <Face kind="invalid" icon="circle-exclamation" text="Data does not fit this widget" />;
   } else if (Object.keys(data).length === 0) {
     body = <Face kind="empty" icon="ellipsis" text="No data yet" />;
@@ -87,6 +84,7 @@ export const WidgetFrame = memo(function WidgetFrame(props: WidgetFrameProps) {
           theme,
           fontSize,
           media,
+          code: widget.code ?? null,
         })}
       </WidgetBoundary>
     ) : (

@@ -1,4 +1,5 @@
 import { useEffect, useMemo } from 'react';
+import type { WallboardBridge } from '../../../src/shared/bridge';
 import { BoardView } from '../board/board-view';
 import { FitScreen } from '../board/fit-screen';
 import type { FlowStore } from '../store/flow-store';
@@ -6,6 +7,7 @@ import { ItemBoundary } from './item-boundary';
 import { ImageItem, VideoItem } from './media-items';
 import { describeView, type ItemView } from './resolve-item';
 import type { Sequencer, Slot } from './sequencer';
+import { WebItem } from './web-item';
 
 type BoardItemView = Extract<ItemView, { kind: 'board' }>;
 
@@ -53,10 +55,12 @@ interface ItemLayerProps {
   store: FlowStore;
   media: Record<string, string>;
   log: (level: 'info' | 'warn', message: string) => void;
+  /** Web pages ask it whether they can be framed, or have the shell draw them. */
+  bridge: WallboardBridge;
 }
 
 /** One playlist item on its own full-screen layer, reporting to the sequencer how it fares. */
-export function ItemLayer({ slot, active, sequencer, store, media, log }: ItemLayerProps) {
+export function ItemLayer({ slot, active, sequencer, store, media, log, bridge }: ItemLayerProps) {
   const id = slot.id;
   const events = useMemo(
     () => ({
@@ -90,6 +94,8 @@ export function ItemLayer({ slot, active, sequencer, store, media, log }: ItemLa
           />
         ) : view.kind === 'image' ? (
           <ImageItem view={view} onReady={events.ready} onFailed={events.failed} />
+        ) : view.kind === 'web' ? (
+          <WebItem view={view} active={active} bridge={bridge} onReady={events.ready} />
         ) : (
           <VideoItem
             view={view}

@@ -14,6 +14,7 @@ import { bridgeClient } from '../../../src/shared/bridge-client';
 import type { PlayReport } from '../../../src/shared/play';
 import { notificationSchema, type Notification } from '../../../src/shared/notification';
 import { playlistSchema } from '../../../src/shared/playlist';
+import type { Framing, WebPageRequest } from '../../../src/shared/web-content';
 import { FlowStore } from '../store/flow-store';
 import { WaitingScreen } from '../waiting-screen';
 import { Player } from './player';
@@ -58,6 +59,11 @@ export class FakeBridge implements WallboardBridge {
   /** Proof of play, and the answers to `screenshot` messages. */
   readonly plays: PlayReport[] = [];
   readonly screenshots: ScreenshotTaken[] = [];
+  /** What `checkFraming` answers, by URL (else allowed), and the web pages asked of the shell. */
+  readonly framings = new Map<string, Framing>();
+  readonly webPages: WebPageRequest[] = [];
+  /** Whether the shell draws full-screen web pages itself (Electron does; the web player does not). */
+  nativeWebPages = false;
   private readonly listeners = new Set<(message: BridgeMessage) => void>();
 
   constructor(public state: PlayerState) {}
@@ -96,6 +102,15 @@ export class FakeBridge implements WallboardBridge {
     this.screenshots.push(answer);
   }
 
+  checkFraming({ url }: { url: string }): Promise<Framing> {
+    return Promise.resolve(this.framings.get(url) ?? { url, verdict: 'allowed', detail: '' });
+  }
+
+  showWebPage(request: WebPageRequest): Promise<{ shown: boolean }> {
+    this.webPages.push(request);
+    return Promise.resolve({ shown: this.nativeWebPages && request.url !== null });
+  }
+
   emit(message: BridgeMessage): void {
     for (const listener of [...this.listeners]) listener(message);
   }
@@ -108,7 +123,11 @@ export class FakeBridge implements WallboardBridge {
 /** The fake behind the contract's own client, as a real bridge is: what it hands over is checked. */
 export function throughClient(fake: FakeBridge): WallboardBridge {
   return bridgeClient({
-    ask: () => fake.getState(),
+    ask: (method, [request]) => {
+      if (method === 'checkFraming') return fake.checkFraming(request as { url: string });
+      if (method === 'showWebPage') return fake.showWebPage(request as WebPageRequest);
+      return fake.getState();
+    },
     tell: (method, [entry]) => {
       if (method === 'log') fake.log(entry as RendererLog);
       else if (method === 'reportFailure') fake.reportFailure(entry as FailureReport);

@@ -18,6 +18,7 @@ import { reportPlays } from './play-report';
 import { ScreenReporter } from './screen-report';
 import { Sequencer, type SequencerOptions, type Slot } from './sequencer';
 import { playSound, soundSource } from './sound';
+import { WebProvider } from './web-provider';
 import './player.css';
 
 const MAX_LOG = 4096;
@@ -135,20 +136,23 @@ export function Player({ state, store, bridge, waiting, off = false, timing }: P
 
   if (off) return <ScreenOff />;
   return (
-    <div className="player">
-      {!snapshot.current && waiting}
-      {layers.map((slot) => (
-        <ItemLayer
-          key={slot.id}
-          slot={slot}
-          active={slot === snapshot.current}
-          sequencer={sequencer}
-          store={store}
-          media={media}
-          log={log}
-        />
-      ))}
-      <NotificationArea queue={queue} />
-    </div>
+    <WebProvider web={state.web} bridge={bridge}>
+      <div className="player">
+        {!snapshot.current && waiting}
+        {layers.map((slot) => (
+          <ItemLayer
+            key={slot.id}
+            slot={slot}
+            active={slot === snapshot.current}
+            sequencer={sequencer}
+            store={store}
+            media={media}
+            log={log}
+            bridge={bridge}
+          />
+        ))}
+        <NotificationArea queue={queue} />
+      </div>
+    </WebProvider>
   );
 }

@@ -6,7 +6,8 @@ import type { PlaylistItem } from '../../../src/shared/playlist';
 export type ItemView =
   | { kind: 'board'; boardId: string; board: BoardExport; channels: readonly string[] }
   | { kind: 'image'; url: string; src: string; fit: 'fit' | 'cover' }
-  | { kind: 'video'; url: string; src: string; muted: boolean; duration: number | null };
+  | { kind: 'video'; url: string; src: string; muted: boolean; duration: number | null }
+  | { kind: 'web'; url: string; reloadSeconds: number | null };
 
 export type Resolution = { view: ItemView } | { skip: string };
 
@@ -47,6 +48,9 @@ export function resolveItem(item: PlaylistItem, state: Pick<PlayerState, 'boards
         view: { kind: 'video', url: item.url, src, muted: item.muted, duration: item.duration },
       };
     }
+    case 'web':
+      // Nothing to cache: whether it can be shown is found when it is mounted (web-item.tsx).
+      return { view: { kind: 'web', url: item.url, reloadSeconds: item.reload_seconds } };
     default: {
       // The schema allows no other type; a bridge that sends one anyway must not stop the show.
       const unknown: { type?: unknown } = item;
@@ -64,6 +68,7 @@ export function sameView(a: ItemView, b: ItemView): boolean {
   if (a.kind === 'video' && b.kind === 'video') {
     return a.url === b.url && a.src === b.src && a.muted === b.muted && a.duration === b.duration;
   }
+  if (a.kind === 'web' && b.kind === 'web') return a.url === b.url && a.reloadSeconds === b.reloadSeconds;
   return false;
 }
 

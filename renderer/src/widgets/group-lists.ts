@@ -1,7 +1,6 @@
 import { BoxWidget } from './box';
 import { GridWidget } from './grid';
 import { IconWidget } from './icon';
-import { IframeWidget } from './iframe';
 import { ImageWidget } from './image';
 import { LogWidget } from './log';
 import { StatusWidget } from './status';
@@ -26,6 +25,5 @@ export const listsComponents: VariantComponents = {
   grid: GridWidget,
   image: ImageWidget,
   video: VideoWidget,
-  iframe: IframeWidget,
   box: BoxWidget,
 };

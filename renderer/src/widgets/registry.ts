@@ -4,8 +4,14 @@ import { chartsComponents } from './group-charts';
 import { listsComponents } from './group-lists';
 import { numbersComponents } from './group-numbers';
 import type { VariantComponents, WidgetComponent, WidgetProps } from './types';
+import { webComponents } from './group-web';
 
-const COMPONENTS: VariantComponents = { ...numbersComponents, ...chartsComponents, ...listsComponents };
+const COMPONENTS: VariantComponents = {
+  ...numbersComponents,
+  ...chartsComponents,
+  ...listsComponents,
+  ...webComponents,
+};
 
 export function hasComponent(variant: Variant): boolean {
   return COMPONENTS[variant] !== undefined;

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import type { VariantMetrics } from '../../../src/shared/metrics';
 import type { ThemeTokens } from '../../../src/shared/theme';
 import type { Variant } from '../../../src/shared/variants';
+import type { CustomCode } from '../../../src/shared/web-content';
 
 /** What every widget variant gets: its validated, non-empty data and the room it has. */
 export interface WidgetProps<V extends Variant = Variant> {
@@ -14,6 +15,8 @@ export interface WidgetProps<V extends Variant = Variant> {
   fontSize: number;
   /** Cached media: the local URL of a remote one, or undefined when not cached yet. */
   media: (url: string) => string | undefined;
+  /** The widget's own code: a custom widget's HTML, CSS and JavaScript; null for the others. */
+  code?: CustomCode | null;
 }
 
 export type WidgetComponent<V extends Variant> = ComponentType<WidgetProps<V>>;

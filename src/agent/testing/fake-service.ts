@@ -4,6 +4,7 @@ import type { Device } from '../../shared/device';
 import type { Playlist } from '../../shared/playlist';
 import type { ScreenSettings } from '../../shared/screen-settings';
 import type { Fetch } from '../ports';
+import { WEB_OPTIONS_FALLBACK } from '../../shared/web-content';
 
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -108,6 +109,7 @@ export function ownSettings(device: Pick<Device, 'playlist_id'>): ScreenSettings
       time_zone: 'default',
     },
     playlist_ids: device.playlist_id ? [device.playlist_id] : [],
+    web: WEB_OPTIONS_FALLBACK,
   };
 }
 

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { BrowserWindowConstructorOptions } from 'electron';
+import type { BrowserWindowConstructorOptions, WebContentsViewConstructorOptions } from 'electron';
 
 /**
  * Just enough of the electron module for the shell's tests (no Electron binary can be had here):
@@ -38,6 +38,11 @@ export class FakeWebContents extends EventEmitter {
   crashes = 0;
   destroyed = false;
   osProcessId = 4242;
+  /** Where loadURL was asked to go, in order, and whether close() was called (a view's contents). */
+  readonly loadedUrls: string[] = [];
+  closed = false;
+  /** The session the contents belong to: a view's partition. */
+  session: FakeSession | null = null;
 
   send(channel: string, ...args: unknown[]): void {
     this.sent.push({ channel, args });
@@ -51,6 +56,14 @@ export class FakeWebContents extends EventEmitter {
   }
   reload(): void {
     this.reloads += 1;
+  }
+  loadURL(url: string): Promise<void> {
+    this.loadedUrls.push(url);
+    return Promise.resolve();
+  }
+  close(): void {
+    this.closed = true;
+    this.destroyed = true;
   }
   /** What capturePage sees: the page's PNG, or null for a window that shows nothing. */
   page: Uint8Array | null = null;
@@ -88,6 +101,14 @@ export class FakeApp extends EventEmitter {
   quitCalls = 0;
   metrics: { pid: number; type: string; memory: { workingSetSize: number; peakWorkingSetSize: number } }[] =
     [];
+
+  /** Chromium switches appended before `ready`, as `[name, value]`. */
+  readonly switches: [string, string | undefined][] = [];
+  readonly commandLine = {
+    appendSwitch: (name: string, value?: string): void => {
+      this.switches.push([name, value]);
+    },
+  };
 
   requestSingleInstanceLock(): boolean {
     return this.lockGranted;
@@ -172,7 +193,7 @@ export class FakeIpcMain {
 
 export type ProtocolHandler = (request: Request) => Promise<Response>;
 type HeadersListener = (
-  details: { url: string; responseHeaders?: Record<string, string[]> },
+  details: { url: string; resourceType?: string; responseHeaders?: Record<string, string[]> },
   callback: (response: { responseHeaders?: Record<string, string[]> }) => void,
 ) => void;
 type PermissionRequest = (
@@ -183,7 +204,7 @@ type PermissionRequest = (
 ) => void;
 type PermissionCheck = (contents: unknown, permission: string, origin: string, details: unknown) => boolean;
 
-export class FakeSession {
+export class FakeSession extends EventEmitter {
   headersListener: HeadersListener | null = null;
   permissionRequest: PermissionRequest | null = null;
   permissionCheck: PermissionCheck | null = null;
@@ -226,6 +247,15 @@ export function createFakeElectron() {
 
   class FakeBrowserWindow extends EventEmitter {
     readonly webContents = new FakeWebContents();
+    /** The views laid over the window's page (WebContentsView), bottom first. */
+    readonly contentView = {
+      children: [] as FakeWebContentsView[],
+      addChildView: (view: FakeWebContentsView) => void this.contentView.children.push(view),
+      removeChildView: (view: FakeWebContentsView) => {
+        this.contentView.children = this.contentView.children.filter((child) => child !== view);
+      },
+    };
+    contentSize: [number, number] = [1920, 1080];
     shown = false;
     destroyed = false;
     focused = false;
@@ -252,6 +282,38 @@ export function createFakeElectron() {
     loadURL(url: string): Promise<void> {
       this.loadedUrl = url;
       return Promise.resolve();
+    }
+    getContentSize(): [number, number] {
+      return this.contentSize;
+    }
+  }
+
+  /** Sessions by partition name, made on first use as Electron's are. */
+  const partitions = new Map<string, FakeSession>();
+  const fromPartition = (partition: string): FakeSession => {
+    const found = partitions.get(partition) ?? new FakeSession();
+    partitions.set(partition, found);
+    return found;
+  };
+  const views: FakeWebContentsView[] = [];
+
+  class FakeWebContentsView {
+    readonly webContents = new FakeWebContents();
+    bounds = { x: 0, y: 0, width: 0, height: 0 };
+    backgroundColor: string | null = null;
+
+    constructor(readonly options: WebContentsViewConstructorOptions = {}) {
+      views.push(this);
+      const partition = options.webPreferences?.partition;
+      this.webContents.mainFrame = { url: 'about:blank', processId: 8 + views.length, routingId: 1 };
+      this.webContents.session = partition === undefined ? null : fromPartition(partition);
+      app.emit('web-contents-created', fakeEvent(), this.webContents);
+    }
+    setBounds(bounds: { x: number; y: number; width: number; height: number }): void {
+      this.bounds = bounds;
+    }
+    setBackgroundColor(color: string): void {
+      this.backgroundColor = color;
     }
   }
 
@@ -307,9 +369,11 @@ export function createFakeElectron() {
     app,
     BrowserWindow: FakeBrowserWindow,
     windows,
+    WebContentsView: FakeWebContentsView,
+    views,
     ipcMain: new FakeIpcMain(),
     protocol,
-    session: { defaultSession: new FakeSession() },
+    session: { defaultSession: new FakeSession(), fromPartition },
     powerSaveBlocker,
     safeStorage: new FakeSafeStorage(),
     ipcRenderer,
@@ -321,3 +385,4 @@ export function createFakeElectron() {
 
 export type FakeElectron = ReturnType<typeof createFakeElectron>;
 export type FakeBrowserWindow = FakeElectron['windows'][number];
+export type FakeWebContentsView = FakeElectron['views'][number];

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { BoardExport } from '../../../../src/shared/board-export';
 import { BoardView } from '../../../../renderer/src/board/board-view';
 import { FlowStore } from '../../../../renderer/src/store/flow-store';
+import { ConsoleWidgetWeb } from '../../ui/widget-web';
 
 /** Library media are served on this origin to the signed-in console: each URL is its own. */
 function mediaOf(board: BoardExport): Record<string, string> {
@@ -58,7 +59,9 @@ export default function BoardPreview({
               transformOrigin: '0 0',
             }}
           >
-            <BoardView board={board} store={store} media={media} onProblem={setProblem} />
+            <ConsoleWidgetWeb>
+              <BoardView board={board} store={store} media={media} onProblem={setProblem} />
+            </ConsoleWidgetWeb>
           </div>
         )}
         {scale > 0 && overlay?.(scale)}

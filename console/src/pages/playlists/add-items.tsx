@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { mediaUrlSchema } from '../../../../src/shared/media';
 import { ErrorAlert } from '../../ui/error-panel';
 import { WriteButton } from '../../ui/write-button';
+import { AddWeb, type WebPage } from './add-web';
 import { MediaPicker } from './media-picker';
 import { boardsQuery } from './queries';
 
@@ -107,13 +108,15 @@ function AddUrl({
 export interface AddItemsProps {
   onAddBoard: (boardId: string) => void;
   onAddMedia: (type: 'image' | 'video', url: string) => void;
+  onAddWeb: (page: WebPage) => void;
 }
 
-/** The ways to add an item: a board, a medium of the library, or an image or a video by URL. */
-export function AddItems({ onAddBoard, onAddMedia }: AddItemsProps) {
+/** The ways to add an item: a board, a medium of the library, an image or a video by URL, or a web page. */
+export function AddItems({ onAddBoard, onAddMedia, onAddWeb }: AddItemsProps) {
   const [board, boardDialog] = useDisclosure();
   const [library, libraryDialog] = useDisclosure();
   const [url, urlDialog] = useDisclosure();
+  const [web, webDialog] = useDisclosure();
   return (
     <Group gap="sm">
       <WriteButton variant="light" onClick={boardDialog.open}>
@@ -124,6 +127,9 @@ export function AddItems({ onAddBoard, onAddMedia }: AddItemsProps) {
       </WriteButton>
       <WriteButton variant="light" onClick={urlDialog.open}>
         Add a URL
+      </WriteButton>
+      <WriteButton variant="light" onClick={webDialog.open}>
+        Add a web page
       </WriteButton>
       <AddBoard
         opened={board}
@@ -147,6 +153,14 @@ export function AddItems({ onAddBoard, onAddMedia }: AddItemsProps) {
         onAdd={(type, address) => {
           urlDialog.close();
           onAddMedia(type, address);
+        }}
+      />
+      <AddWeb
+        opened={web}
+        onClose={webDialog.close}
+        onAdd={(page) => {
+          webDialog.close();
+          onAddWeb(page);
         }}
       />
     </Group>

@@ -20,6 +20,13 @@ export function newMediaItem(key: string, type: 'image' | 'video', url: string):
     : { key, type, url, muted: true, duration: null };
 }
 
+export function newWebItem(
+  key: string,
+  page: { url: string; duration: number; reload_seconds: number | null },
+): ItemDraft {
+  return { key, type: 'web', ...page };
+}
+
 /** The PATCH body of the edited items; an empty duration stays wrong (NaN) for the schema to say so. */
 export function toBody(items: readonly ItemDraft[]): { items: unknown[] } {
   return {

@@ -1,5 +1,6 @@
 import {
   faFilm,
+  faGlobe,
   faGripVertical,
   faImage,
   faTableCellsLarge,
@@ -43,7 +44,7 @@ interface ItemRowProps {
   onRemove: () => void;
 }
 
-const TYPE_ICON = { board: faTableCellsLarge, image: faImage, video: faFilm };
+const TYPE_ICON = { board: faTableCellsLarge, image: faImage, video: faFilm, web: faGlobe };
 
 const FITS = [
   { value: 'fit', label: 'Whole (letterboxed)' },
@@ -101,7 +102,9 @@ export function ItemRow({ item, index, label, errors, readOnly, onChange, onRemo
     zIndex: isDragging ? 1 : undefined,
   };
   const itemError = errors[''];
-  const otherErrors = Object.entries(errors).filter(([field]) => field !== '' && field !== 'duration');
+  const otherErrors = Object.entries(errors).filter(
+    ([field]) => field !== '' && field !== 'duration' && field !== 'reload_seconds',
+  );
   return (
     <Paper
       ref={setNodeRef}
@@ -157,6 +160,23 @@ export function ItemRow({ item, index, label, errors, readOnly, onChange, onRemo
                 allowDeselect={false}
                 disabled={readOnly}
                 onChange={(value) => onChange({ ...item, fit: value === 'cover' ? 'cover' : 'fit' })}
+              />
+            )}
+            {item.type === 'web' && (
+              <NumberInput
+                label="Reload every (seconds)"
+                placeholder="Never"
+                w={190}
+                min={10}
+                max={86400}
+                allowDecimal={false}
+                allowNegative={false}
+                value={item.reload_seconds ?? ''}
+                error={errors.reload_seconds}
+                disabled={readOnly}
+                onChange={(value) =>
+                  onChange({ ...item, reload_seconds: typeof value === 'number' ? value : null })
+                }
               />
             )}
             {item.type === 'video' && (

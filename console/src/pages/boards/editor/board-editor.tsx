@@ -11,6 +11,7 @@ import BoardPreview from '../board-preview';
 import { BoardSettings } from '../board-settings';
 import { WidgetList } from '../widget-list';
 import { AddWidget } from './add-widget';
+import { starterCode } from './custom-starter';
 import { newKey, type DraftWidget } from './draft';
 import { EditorToolbar } from './editor-toolbar';
 import { LayoutCanvas } from './layout-canvas';
@@ -52,7 +53,11 @@ export function BoardEditor({ content }: { content: BoardContent }) {
   const add = (variant: Variant, picked: Flow) => {
     const key = newKey();
     const spot = freeSpot(board, editor.layout, newWidgetSize(board));
-    editor.change([...editor.layout, { key, flow_id: picked.id, variant, background: 'default', ...spot }]);
+    const code = starterCode(variant);
+    editor.change([
+      ...editor.layout,
+      { key, flow_id: picked.id, variant, background: 'default', code, ...spot },
+    ]);
     setSelected(key);
     setAdding(false);
   };

@@ -6,6 +6,7 @@ import {
   type ContentWidget,
 } from '../../../../../src/shared/board-content';
 import type { Variant } from '../../../../../src/shared/variants';
+import type { CustomCode } from '../../../../../src/shared/web-content';
 import type { Widget } from '../../../../../src/shared/widget';
 
 /**
@@ -22,12 +23,14 @@ export interface DraftWidget {
   width: number;
   height: number;
   background: Widget['background'];
+  /** A custom widget's own code (the Code panel); null for every other variant. */
+  code: CustomCode | null;
 }
 
 export type Layout = readonly DraftWidget[];
 
 export function layoutOf(widgets: readonly Widget[]): Layout {
-  return widgets.map(({ id, flow_id, variant, column, row, width, height, background }) => ({
+  return widgets.map(({ id, flow_id, variant, column, row, width, height, background, code }) => ({
     key: id,
     id,
     flow_id,
@@ -37,6 +40,7 @@ export function layoutOf(widgets: readonly Widget[]): Layout {
     width,
     height,
     background,
+    code,
   }));
 }
 

@@ -59,6 +59,7 @@ describe('placing widgets', () => {
 
 const widget = (id: string, column: number): Widget => ({
   id,
+  code: null,
   board_id: 'board',
   flow_id: `flow-${id}`,
   variant: 'value',

@@ -60,6 +60,7 @@ export function previewOf(
         height: widget.height,
         in_board_index: index,
         background: widget.background,
+        code: widget.code,
       };
     }),
   };

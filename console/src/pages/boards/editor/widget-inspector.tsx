@@ -1,12 +1,26 @@
 import { faArrowDown, faArrowUp, faTrash } from '@fortawesome/free-solid-svg-icons';
-import { Badge, ColorInput, Group, NumberInput, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import {
+  Badge,
+  ColorInput,
+  Group,
+  Loader,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
 import type { Board } from '../../../../../src/shared/board';
 import type { GridPlacement } from '../../../../../src/shared/widget';
 import { FaIcon } from '../../../ui/fa-icon';
 import { WriteButton } from '../../../ui/write-button';
 import type { DraftWidget, Layout } from './draft';
 import { overlaps } from './placement';
+
+// CodeMirror and its languages load with the first custom widget selected, not with the editor.
+const CustomCodePanel = lazy(() => import('./custom-code'));
 
 type Side = keyof GridPlacement;
 /** Shown counting from 1, as people count cells; stored from 0, as the API has them. */
@@ -152,6 +166,16 @@ export function WidgetInspector({
       <Text size="xs" c="dimmed">
         Removing a widget keeps its flow and data: other boards and scripts still use them.
       </Text>
+      {widget.variant === 'custom' && (
+        <Suspense fallback={<Loader size="sm" aria-label="Loading the code editors" />}>
+          <CustomCodePanel
+            key={widget.key}
+            code={widget.code}
+            onChange={(code) => update({ ...widget, code })}
+            disabled={disabled}
+          />
+        </Suspense>
+      )}
     </Stack>
   );
 }

@@ -6,6 +6,7 @@ import { THEMES } from '../../../../../src/shared/theme';
 import type { Variant } from '../../../../../src/shared/variants';
 import { BoardView } from '../../../../../renderer/src/board/board-view';
 import { FlowStore } from '../../../../../renderer/src/store/flow-store';
+import { ConsoleWidgetWeb } from '../../../ui/widget-web';
 
 /**
  * The widget's native box: one column by five rows of a 1920 x 1080 board of 4 x 18 cells, so
@@ -115,7 +116,9 @@ const VariantSample = memo(function VariantSample({ variant }: { variant: Varian
           className="variant-sample-screen"
           style={{ width: SAMPLE_WIDTH, height: SAMPLE_HEIGHT, transform: `scale(${scale})` }}
         >
-          <BoardView board={board} store={store} media={NO_MEDIA} onProblem={ignoreProblem} />
+          <ConsoleWidgetWeb>
+            <BoardView board={board} store={store} media={NO_MEDIA} onProblem={ignoreProblem} />
+          </ConsoleWidgetWeb>
         </div>
       )}
     </div>
