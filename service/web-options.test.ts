@@ -108,4 +108,30 @@ describe('plain http media', () => {
     const allowed = await lenient.call('POST', '/boards', { name: 'Ops', background_url: background });
     expect(allowed.statusCode, allowed.body).toBe(201);
   });
+
+  it("refuses http media in image and video widgets' data, one flow at a time and in a batch; loopback is fine", async () => {
+    for (const service of [strict, lenient]) {
+      await service.call('POST', '/flows', { tag: 'poster', variant: 'image' });
+      await service.call('POST', '/flows', { tag: 'promo', variant: 'video' });
+    }
+    const one = await strict.call('PUT', '/flows/poster/metrics', { url: 'http://cdn.example/a.png' });
+    expect(one.statusCode).toBe(400);
+    expect(one.json().error.details).toEqual([{ path: 'body.url', message: HTTP_MEDIA_REFUSED }]);
+    expect((await strict.call('GET', '/flows/poster/metrics')).json()).toEqual({});
+
+    const batch = await strict.call('POST', '/metrics', {
+      data: {
+        poster: { url: 'http://127.0.0.1:8080/a.png' },
+        promo: { mp4: 'https://cdn.example/a.mp4', poster: 'http://cdn.example/a.jpg' },
+      },
+    });
+    expect(batch.statusCode, batch.body).toBe(200);
+    expect(batch.json()).toMatchObject({
+      updated: ['poster'],
+      errors: [{ tag: 'promo', details: [{ path: 'body.data.promo.poster', message: HTTP_MEDIA_REFUSED }] }],
+    });
+
+    const allowed = await lenient.call('PUT', '/flows/promo/metrics', { mp4: 'http://cdn.example/a.mp4' });
+    expect(allowed.statusCode, allowed.body).toBe(200);
+  });
 });

@@ -3,19 +3,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { tagSchema } from '../../src/shared/common';
 import { flowSchema } from '../../src/shared/flow';
-import { toFieldIssues, type FieldIssue } from '../../src/shared/issues';
-import { metricsDataSchema, parseMetrics, type MetricsData } from '../../src/shared/metrics';
+import { toFieldIssues } from '../../src/shared/issues';
+import { metricsDataSchema, type MetricsData } from '../../src/shared/metrics';
 import { setFlowErrored } from '../actions/flows';
 import { writeManyMetrics, writeMetrics } from '../actions/write-metrics';
 import type { ServiceContext } from '../context';
 import { invalid, notFound } from '../domain/errors';
+import { metricsCheck, prefixed } from '../domain/metrics-check';
 import { visibilityOf, type Visibility } from '../http/device-scope';
-import {
-  FlowRepository,
-  type MetricsCheck,
-  type MetricsWrite,
-  type MetricsWriteResult,
-} from '../repositories/flows';
+import { FlowRepository, type MetricsWrite, type MetricsWriteResult } from '../repositories/flows';
 
 const tagParams = z.object({ tag: tagSchema });
 
@@ -36,18 +32,6 @@ type BatchAnswer = z.infer<typeof batchAnswer>;
 /** A POST without a body arrives as null: it means `errored: true`. */
 const errorBody = z.strictObject({ errored: z.boolean().default(true) }).nullish();
 
-function prefixed(issues: FieldIssue[], prefix: string): FieldIssue[] {
-  return issues.map(({ path, message }) => ({ path: path ? `${prefix}.${path}` : prefix, message }));
-}
-
-/** Refusals name the field as the request spelt it, under `prefix`. */
-function checkUnder(prefix: string): MetricsCheck {
-  return (variant, data) => {
-    const result = parseMetrics(variant, data);
-    return result.success ? null : prefixed(toFieldIssues(result.error), prefix);
-  };
-}
-
 /** PATCH semantics: top-level keys overwrite, a key set to null is removed. */
 function mergeOf(patch: MetricsData): MetricsWrite {
   const set: MetricsData = {};
@@ -66,7 +50,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const flows = new FlowRepository(ctx.db);
 
   const write = (tag: string, change: MetricsWrite, prefix: string): Promise<MetricsWriteResult> =>
-    writeMetrics(ctx, tag, change, checkUnder(prefix));
+    writeMetrics(ctx, tag, change, metricsCheck(ctx.config, prefix));
 
   const writeOne = async (tag: string, change: MetricsWrite): Promise<MetricsData> => {
     const result = await write(tag, change, 'body');
@@ -96,7 +80,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       if (!visible.flowTag(tag)) return { tag, hidden: true };
       const shape = metricsDataSchema.safeParse(value);
       return shape.success
-        ? { tag, write: { tag, change: writeOf(kind, shape.data), check: checkUnder(prefix) } }
+        ? { tag, write: { tag, change: writeOf(kind, shape.data), check: metricsCheck(ctx.config, prefix) } }
         : { tag, issues: prefixed(toFieldIssues(shape.error), prefix) };
     });
     const written = await writeManyMetrics(

@@ -1,9 +1,10 @@
 import type { Flow } from '../../src/shared/flow';
-import { toFieldIssues, type FieldIssue } from '../../src/shared/issues';
-import { parseMetrics, type MetricsData } from '../../src/shared/metrics';
+import type { FieldIssue } from '../../src/shared/issues';
+import type { MetricsData } from '../../src/shared/metrics';
 import { setFlowErrored } from '../actions/flows';
 import { writeMetrics } from '../actions/write-metrics';
 import type { ServiceContext } from '../context';
+import { metricsCheck } from '../domain/metrics-check';
 
 /** What a script's result does to its flow: the metrics routes' own write (see actions/). */
 
@@ -26,10 +27,7 @@ export async function writeFlowMetrics(ctx: ServiceContext, flow: Flow, data: un
     ctx,
     flow.tag,
     { kind: 'replace', data: data as MetricsData },
-    (variant, written) => {
-      const parsed = parseMetrics(variant, written);
-      return parsed.success ? null : toFieldIssues(parsed.error);
-    },
+    metricsCheck(ctx.config),
   );
   if (result.status === 'missing') return result;
   if (result.status === 'invalid') {
