@@ -2,11 +2,11 @@
 // theme at four screen sizes, the layout math checked from the DOM, the widget states, and a
 // metric update that redraws one widget only. The page's clock is paused at FROZEN_AT, so
 // clocks, countdowns and "n min ago" draw the same on every run.
-import type {} from '../renderer/src/bridge';
 import type { Page } from '@playwright/test';
 import type { BoardExport } from '../src/shared/board-export';
-import { playerStateSchema, type BridgeMessage, type PlayerState } from '../src/shared/bridge';
+import { playerStateSchema, type PlayerState } from '../src/shared/bridge';
 import { expect, test } from './fixtures';
+import { installPageBridge, type PageBridgeWindow } from './page-bridge';
 import {
   FROZEN_AT,
   referenceState,
@@ -30,12 +30,6 @@ const SCREENS: Screen[] = [
   { name: 'portrait-1080x1920', width: 1080, height: 1920 },
 ];
 const THEMES = ['dark', 'light'] as const;
-
-/** What the fake bridge leaves on `window` for the tests. */
-interface TestWindow {
-  bridgeLogs: string[];
-  pushBridgeMessage(message: BridgeMessage): void;
-}
 
 interface Rect {
   x: number;
@@ -69,30 +63,7 @@ async function openBoard(
   await page.emulateMedia({ reducedMotion: options.reducedMotion ?? 'no-preference' });
   await page.clock.install({ time: (FROZEN_AT - 1) * 1000 });
   await page.clock.pauseAt(FROZEN_AT * 1000);
-  await page.addInitScript((initial) => {
-    const listeners = new Set<(message: BridgeMessage) => void>();
-    const logs: string[] = [];
-    const testWindow: TestWindow = {
-      bridgeLogs: logs,
-      pushBridgeMessage: (message) => listeners.forEach((listener) => listener(message)),
-    };
-    Object.assign(window, testWindow);
-    window.wallboard = {
-      getState: () => Promise.resolve(initial),
-      onMessage: (listener) => {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
-      reportShowing: () => undefined,
-      reportFailure: () => undefined,
-      chooseService: () => undefined,
-      reportPlay: () => undefined,
-      screenshotTaken: () => undefined,
-      checkFraming: ({ url }) => Promise.resolve({ url, verdict: 'allowed' as const, detail: '' }),
-      showWebPage: () => Promise.resolve({ shown: false }),
-      log: (entry) => logs.push(`${entry.level}: ${entry.message}`),
-    };
-  }, state);
+  await page.addInitScript(installPageBridge, state);
   await serveWebContent(page, url);
   await page.goto(url);
   const board = boardOf(state);
@@ -304,7 +275,7 @@ test('widget states: errored, stale, no data, data that does not fit', async ({ 
   expect(faced.sort()).toEqual([TAGS.empty, TAGS.invalid].sort());
 
   // Only the misfit data was reported, once.
-  const logs = await page.evaluate(() => (window as unknown as TestWindow).bridgeLogs);
+  const logs = await page.evaluate(() => (window as unknown as PageBridgeWindow).bridgeLogs);
   expect(logs).toEqual([expect.stringMatching(new RegExp(`^warn: widget ${TAGS.invalid} \\(gauge\\)`))]);
 
   // Without reduced motion the ticker runs as a CSS animation.
@@ -340,7 +311,7 @@ test('a metric update redraws its own widget and no other', async ({ page, rende
   for (const value of values) {
     await page.evaluate(
       ({ tag, value }) =>
-        (window as unknown as TestWindow).pushBridgeMessage({
+        (window as unknown as PageBridgeWindow).pushBridgeMessage({
           kind: 'metrics',
           flow_tag: tag,
           data: { title: 'Revenue', value, value_type: 'currency', abbreviate: true, rounding: 1, delta: 3 },

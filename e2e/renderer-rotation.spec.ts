@@ -1,10 +1,10 @@
 // A landscape panel mounted upright (rotation 90): the renderer turns the picture and lays a
 // portrait board out on the turned 1080 x 1920 stage, so it fills the 1920 x 1080 screen. The
 // reference screenshot is the screen as the panel shows it, its top to the right.
-import type {} from '../renderer/src/bridge';
 import { boardExportSchema } from '../src/shared/board-export';
 import { playerStateSchema, type PlayerState } from '../src/shared/bridge';
 import { expect, test } from './fixtures';
+import { installPageBridge } from './page-bridge';
 import { FROZEN_AT, FROZEN_AT_ISO, referenceState } from './reference-board';
 
 const PORTRAIT = boardExportSchema.parse({
@@ -81,20 +81,7 @@ test('a portrait board on a 1920 x 1080 screen turned 90 degrees fills it', asyn
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.clock.install({ time: (FROZEN_AT - 1) * 1000 });
   await page.clock.pauseAt(FROZEN_AT * 1000);
-  await page.addInitScript((initial) => {
-    window.wallboard = {
-      getState: () => Promise.resolve(initial),
-      onMessage: () => () => undefined,
-      reportShowing: () => undefined,
-      reportFailure: () => undefined,
-      chooseService: () => undefined,
-      reportPlay: () => undefined,
-      screenshotTaken: () => undefined,
-      checkFraming: ({ url }) => Promise.resolve({ url, verdict: 'allowed' as const, detail: '' }),
-      showWebPage: () => Promise.resolve({ shown: false }),
-      log: () => undefined,
-    };
-  }, STATE);
+  await page.addInitScript(installPageBridge, STATE);
   await page.goto(renderer.url);
   await expect(page.locator('section.widget')).toHaveCount(PORTRAIT.widgets.length);
   await page.evaluate(() => document.fonts.ready.then(() => undefined));

@@ -1,6 +1,6 @@
-import type {} from '../renderer/src/bridge';
 import type { PlayerState } from '../src/shared/bridge';
 import { expect, test } from './fixtures';
+import { installPageBridge, type PageBridgeWindow } from './page-bridge';
 import { emptyPlayerState } from '../src/shared/testing/bridge-fixtures';
 
 const waitingState: PlayerState = emptyPlayerState('lobby-screen');
@@ -12,20 +12,7 @@ test('without a bridge the player says no agent is connected', async ({ page, re
 });
 
 test('with no playlist the waiting screen names the device', async ({ page, renderer }) => {
-  await page.addInitScript((state) => {
-    window.wallboard = {
-      getState: () => Promise.resolve(state),
-      onMessage: () => () => undefined,
-      reportShowing: () => undefined,
-      reportFailure: () => undefined,
-      chooseService: () => undefined,
-      reportPlay: () => undefined,
-      screenshotTaken: () => undefined,
-      checkFraming: ({ url }) => Promise.resolve({ url, verdict: 'allowed' as const, detail: '' }),
-      showWebPage: () => Promise.resolve({ shown: false }),
-      log: () => undefined,
-    };
-  }, waitingState);
+  await page.addInitScript(installPageBridge, waitingState);
   await page.goto(renderer.url);
   await expect(page.getByRole('heading', { name: 'Waiting for a playlist' })).toBeVisible();
   await expect(page.getByTestId('device-tag')).toHaveText('lobby-screen');
@@ -36,26 +23,10 @@ test('with no playlist the waiting screen names the device', async ({ page, rend
 // page (src/shared/bridge-client.ts, tested with the preload and the web player's socket); the page
 // then keeps its starting face and says why.
 test('a state the bridge refused leaves the starting face, logged', async ({ page, renderer }) => {
-  await page.addInitScript(() => {
-    const logs: string[] = [];
-    Object.assign(window, { bridgeLogs: logs });
-    window.wallboard = {
-      getState: () =>
-        Promise.reject(new Error("the device agent's answer to getState does not fit the contract")),
-      onMessage: () => () => undefined,
-      reportShowing: () => undefined,
-      reportFailure: () => undefined,
-      chooseService: () => undefined,
-      reportPlay: () => undefined,
-      screenshotTaken: () => undefined,
-      checkFraming: ({ url }) => Promise.resolve({ url, verdict: 'allowed' as const, detail: '' }),
-      showWebPage: () => Promise.resolve({ shown: false }),
-      log: (entry) => logs.push(entry.message),
-    };
-  });
+  await page.addInitScript(installPageBridge, null);
   await page.goto(renderer.url);
   await expect(page.getByText('Starting…')).toBeVisible();
   await expect
-    .poll(() => page.evaluate(() => (window as unknown as { bridgeLogs: string[] }).bridgeLogs))
+    .poll(() => page.evaluate(() => (window as unknown as PageBridgeWindow).bridgeLogs))
     .toEqual([expect.stringContaining('could not read the state')]);
 });
