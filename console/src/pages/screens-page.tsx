@@ -34,16 +34,14 @@ export default function ScreensPage() {
   const stateParam = params.get('state');
   const state: State = isState(stateParam) ? stateParam : 'all';
   const deferredSearch = useDeferredValue(search);
-  const setParam = (name: string, value: string, byDefault: string) =>
-    setParams(
-      (previous) => {
-        const next = new URLSearchParams(previous);
-        if (value === byDefault) next.delete(name);
-        else next.set(name, value);
-        return next;
-      },
-      { replace: true },
-    );
+  // From the address as it is now, not as last drawn: a filter clicked and a search typed before
+  // the page drew the first would otherwise put the first back.
+  const setParam = (name: string, value: string, byDefault: string) => {
+    const next = new URLSearchParams(window.location.search);
+    if (value === byDefault) next.delete(name);
+    else next.set(name, value);
+    setParams(next, { replace: true });
+  };
 
   // By name as people read them ("Wall 2" before "Wall 10"), the tag for those without one; each
   // with its text to search, lowered once rather than at every keystroke.
