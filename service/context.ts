@@ -1,3 +1,4 @@
+import { NodeState } from './cluster/node-state';
 import type { Database } from './db/database';
 import { TokenAuthenticator } from './http/auth';
 import { serviceJobs, type ServiceJobs } from './jobs/service-jobs';
@@ -112,6 +113,8 @@ export interface ServiceContext {
   log: ServiceLog;
   /** The background jobs (jobs/), started and stopped with the app. */
   jobs: ServiceJobs;
+  /** This node among the service's nodes: readiness, draining, the bus between nodes (cluster/). */
+  node: NodeState;
 }
 
 export function createContext(
@@ -129,6 +132,7 @@ export function createContext(
     events: new EventPublisher(db),
     notices: new NoticeBus(),
     sessionEnds: new SessionEnds(),
+    node: new NodeState(),
   } as ServiceContext;
   // The jobs act through the context that holds them.
   ctx.jobs = serviceJobs(ctx);

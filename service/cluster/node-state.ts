@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+
+/** Why a part of this node cannot take traffic now, or null when it can. */
+export type Probe = () => Promise<string | null> | string | null;
+
+/** What `GET /health` says of this node: ready, or each part that is not and why. */
+export interface Readiness {
+  ready: boolean;
+  draining: boolean;
+  /** Each probe's verdict: "ok", or why not. */
+  checks: Record<string, string>;
+}
+
+export type BusHandler = (payload: unknown) => void;
+
+/**
+ * Messages between the service's nodes (a token revoked, a script changed): each is delivered
+ * to every node, this one included. One node alone delivers them to itself; the realtime hub
+ * carries them across nodes once it is attached (realtime/cluster.ts).
+ */
+export interface ClusterBus {
+  publish(topic: string, payload: unknown): void;
+  subscribe(topic: string, handler: BusHandler): () => void;
+}
+
+/** A bus of one node: what is published is heard here, at once. */
+export class LocalBus implements ClusterBus {
+  private readonly handlers = new Map<string, Set<BusHandler>>();
+  /** Where a publication goes besides this node (set by the hub); null: nowhere. */
+  private remote: ((topic: string, payload: unknown) => void) | null = null;
+
+  publish(topic: string, payload: unknown): void {
+    this.deliver(topic, payload);
+    this.remote?.(topic, payload);
+  }
+
+  subscribe(topic: string, handler: BusHandler): () => void {
+    const handlers = this.handlers.get(topic) ?? new Set();
+    this.handlers.set(topic, handlers.add(handler));
+    return () => handlers.delete(handler);
+  }
+
+  /** A publication of another node (or this one's, to itself). */
+  deliver(topic: string, payload: unknown): void {
+    for (const handler of this.handlers.get(topic) ?? []) handler(payload);
+  }
+
+  /** Publications go to the other nodes through `send` as well. */
+  carry(send: ((topic: string, payload: unknown) => void) | null): void {
+    this.remote = send;
+  }
+}
+
+/**
+ * This service node among others on one store: its id (the holder of the leases it takes), the
+ * parts that must be up for it to take traffic, whether it is draining, and the bus to the
+ * other nodes.
+ */
+export class NodeState {
+  /** Unique per process: the host, the process and a random part (a restarted node is another). */
+  readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  readonly bus = new LocalBus();
+  private readonly probes = new Map<string, Probe>();
+  private drainingSince: Date | null = null;
+
+  /** A part this node needs to take traffic (the store, the realtime adapter). */
+  addProbe(name: string, probe: Probe): void {
+    this.probes.set(name, probe);
+  }
+
+  /** The node is stopping: the load balancer is told so, and it finishes what it has. */
+  drain(at: Date): void {
+    this.drainingSince ??= at;
+  }
+
+  get draining(): boolean {
+    return this.drainingSince !== null;
+  }
+
+  async readiness(): Promise<Readiness> {
+    const checks: Record<string, string> = {};
+    await Promise.all(
+      [...this.probes].map(async ([name, probe]) => {
+        try {
+          checks[name] = (await probe()) ?? 'ok';
+        } catch (error) {
+          checks[name] = error instanceof Error ? error.message : String(error);
+        }
+      }),
+    );
+    const up = Object.values(checks).every((verdict) => verdict === 'ok');
+    return { ready: up && !this.draining, draining: this.draining, checks };
+  }
+}
