@@ -10,7 +10,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { TOKEN_SCOPES } from '../src/shared/token';
 import { sessionOf } from './actions/users';
-import { ensureDefaultChannel } from './bootstrap';
+import { ensureDefaultChannel } from './accounts/accounts';
 import {
   createContext,
   DEFAULT_CONFIG,

@@ -3,23 +3,6 @@ import type { Database } from './db/database';
 import { hashSecret } from './http/auth';
 import { newId } from './ids';
 
-export const DEFAULT_CHANNEL_ID = 'ch_default';
-
-/** The account's own channel: flows and boards created without one belong to it. */
-export async function ensureDefaultChannel(db: Database): Promise<void> {
-  await db.kysely
-    .insertInto('channels')
-    .values({
-      id: DEFAULT_CHANNEL_ID,
-      type: 'default',
-      name: 'Default',
-      tag: 'default',
-      parent_channel_id: null,
-    })
-    .onConflict((conflict) => conflict.doNothing())
-    .execute();
-}
-
 /** Makes sure a token with this secret exists (WALLBOARD_ADMIN_TOKEN at start). */
 export async function ensureToken(
   db: Database,

@@ -19,6 +19,9 @@ export const HELP = `Usage:
                                                     sign the user out everywhere
   npm run service -- user link <login>              print a one-time sign-in link (15 minutes) to
                                                     the console at --host and --port
+  npm run service -- account create --name <name>   make an account (a hosted service's customer) with
+                                                    its default channel; prints its id, for --account
+  npm run service -- account list                   list the accounts (id, name)
   npm run service -- backup <file>                  write a consistent copy of the embedded store
                                                     (the service may be running) to a new file
   npm run service -- restore <file>                 put a backup back as the embedded store (the
@@ -57,8 +60,11 @@ Options:
   --notifications-keep <n> notifications kept, the newest (default ${DEFAULT_CONFIG.notificationRetention})
   --notifications-keep-days <days>
                            ... and none older than this (default ${DEFAULT_CONFIG.notificationRetentionDays})
+  --account <id>           with "token create" and "user create": the account it belongs to (default:
+                           the default account, that of a single-account install)
   --scope <scope>          with "token create": full, readonly or affiliated
-  --name <name>            with "token create": a note of what the token is for
+  --name <name>            with "token create": a note of what the token is for; with "account
+                           create": the account's name (unique)
   --device <tag>           with "token create --scope affiliated": bind the token to that device, for
                            which alone it acts (a screen's own credential; pairing makes one too)
   --role <role>            with "user create": admin (acts as a full token) or viewer (as readonly)
@@ -83,14 +89,28 @@ export type Command =
       /** Announce over mDNS: asked (no --no-mdns) and reachable from the network (not loopback only). */
       mdns: boolean;
     }
-  | { kind: 'token-create'; store: StoreChoice; scope: TokenScope; name: string; deviceTag?: string }
+  | {
+      kind: 'token-create';
+      store: StoreChoice;
+      scope: TokenScope;
+      name: string;
+      deviceTag?: string;
+      accountId?: string;
+    }
   | UserCommand
+  | AccountCommand
   | { kind: 'backup'; dataDir: string; file: string }
   | { kind: 'restore'; dataDir: string; file: string };
 
 /** `user …`: service/user-commands.ts. */
 export type UserCommand = { kind: 'user'; store: StoreChoice } & (
-  | { action: 'create'; login: string; role: 'admin' | 'viewer'; passwordStdin: boolean }
+  | {
+      action: 'create';
+      login: string;
+      role: 'admin' | 'viewer';
+      passwordStdin: boolean;
+      accountId?: string;
+    }
   | { action: 'list' }
   | { action: 'delete'; login: string }
   | { action: 'password'; login: string; passwordStdin: boolean }
@@ -98,13 +118,39 @@ export type UserCommand = { kind: 'user'; store: StoreChoice } & (
   | { action: 'link'; login: string; origin: string }
 );
 
+/** `account …`: service/account-commands.ts. */
+export type AccountCommand = { kind: 'account'; store: StoreChoice } & (
+  { action: 'create'; name: string } | { action: 'list' }
+);
+
+const ACCOUNT_USAGE = 'the account command is "account create --name <name>" or "account list"';
+
+function accountCommand(store: StoreChoice, args: string[], name: string): AccountCommand {
+  const [action, ...rest] = args;
+  if (rest.length) throw new Error(ACCOUNT_USAGE);
+  if (action === 'list') return { kind: 'account', store, action };
+  if (action !== 'create') throw new Error(ACCOUNT_USAGE);
+  if (!name.trim()) throw new Error('account create needs --name <name>');
+  return { kind: 'account', store, action, name: name.trim() };
+}
+
+/** `--account <id>`, for the commands that make something in an account. */
+const inAccount = (account: string | undefined) => (account === undefined ? {} : { accountId: account });
+
 const USER_USAGE =
   'the user command is "user create --role <role> --login <login>", "user list", "user delete <login>", "user password <login>" or "user link <login>"';
 
 function userCommand(
   store: StoreChoice,
   args: string[],
-  values: { role?: string; login?: string; 'password-stdin': boolean; host: string; port: string },
+  values: {
+    role?: string;
+    login?: string;
+    account?: string;
+    'password-stdin': boolean;
+    host: string;
+    port: string;
+  },
 ): UserCommand {
   const [action, login, ...rest] = args;
   if (rest.length) throw new Error(USER_USAGE);
@@ -113,7 +159,15 @@ function userCommand(
     if (values.role !== 'admin' && values.role !== 'viewer')
       throw new Error('--role must be admin or viewer');
     if (!values.login) throw new Error('user create needs --login <name or email>');
-    return { kind: 'user', store, action, login: values.login, role: values.role, passwordStdin };
+    return {
+      kind: 'user',
+      store,
+      action,
+      login: values.login,
+      role: values.role,
+      passwordStdin,
+      ...inAccount(values.account),
+    };
   }
   if (action === 'list' && login === undefined) return { kind: 'user', store, action };
   if (action === 'delete' && login !== undefined) return { kind: 'user', store, action, login };
@@ -223,6 +277,7 @@ export function parseCommand(argv: string[]): Command {
       device: { type: 'string' },
       role: { type: 'string' },
       login: { type: 'string' },
+      account: { type: 'string' },
       'password-stdin': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -246,6 +301,7 @@ export function parseCommand(argv: string[]): Command {
     return { kind: command, dataDir: values.data, file: sub };
   }
   if (command === 'user') return userCommand(store, positionals.slice(1), values);
+  if (command === 'account') return accountCommand(store, positionals.slice(1), values.name);
   if (command === 'token') {
     if (sub !== 'create' || rest.length)
       throw new Error('the token command is "token create --scope <scope>"');
@@ -260,6 +316,7 @@ export function parseCommand(argv: string[]): Command {
       scope: scope.data,
       name: values.name,
       ...(values.device === undefined ? {} : { deviceTag: values.device }),
+      ...inAccount(values.account),
     };
   }
   if (command !== undefined) throw new Error(`unknown command "${positionals.join(' ')}"; see --help`);

@@ -1,7 +1,7 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '../src/shared/api-error';
-import { DEFAULT_CHANNEL_ID } from './bootstrap';
+import { defaultChannelId } from './accounts/accounts';
 import {
   HOSTILE_BODIES,
   HOSTILE_QUERIES,
@@ -67,7 +67,7 @@ beforeAll(async () => {
   });
   const channel = await created<{ id: string }>('POST', '/channels', {
     name: 'fuzz channel',
-    parent_channel_id: DEFAULT_CHANNEL_ID,
+    parent_channel_id: defaultChannelId(),
     tag: 'fuzz-channel',
   });
   const flow = await created<{ id: string; tag: string }>('POST', '/flows', {
@@ -157,7 +157,7 @@ function hints(): SampleHints {
   const ids: Record<string, string> = {
     board_id: fx.boardId,
     channel_id: fx.channelId,
-    parent_channel_id: DEFAULT_CHANNEL_ID,
+    parent_channel_id: defaultChannelId(),
     channel_ids: fx.channelId,
     flow_id: fx.flowId,
     flow_tag: fx.flowTag,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boardCreateSchema } from '../src/shared/board';
-import { DEFAULT_CHANNEL_ID } from './bootstrap';
+import { defaultChannelId } from './accounts/accounts';
 import { toJson } from './db/dialect';
 import { eventsAfter, lastEventId as lastLoggedId, startTestService, type TestService } from './test-support';
 
@@ -53,7 +53,7 @@ describe('playlist resources', () => {
       name: ' Lobby loop ',
       items: [
         { type: 'board', board_id: 'b_lobby', duration: 30 },
-        { type: 'board', board_id: 'b_sales', channel_id: DEFAULT_CHANNEL_ID, duration: 60 },
+        { type: 'board', board_id: 'b_sales', channel_id: defaultChannelId(), duration: 60 },
         { type: 'image', url: 'https://example.com/a.png', duration: 10 },
         { type: 'video', url: 'https://example.com/v.mp4' },
       ],
@@ -63,7 +63,7 @@ describe('playlist resources', () => {
       name: 'Lobby loop',
       items: [
         { type: 'board', board_id: 'b_lobby', channel_id: null, duration: 30 },
-        { type: 'board', board_id: 'b_sales', channel_id: DEFAULT_CHANNEL_ID, duration: 60 },
+        { type: 'board', board_id: 'b_sales', channel_id: defaultChannelId(), duration: 60 },
         { type: 'image', url: 'https://example.com/a.png', fit: 'fit', duration: 10 },
         { type: 'video', url: 'https://example.com/v.mp4', muted: true, duration: null },
       ],

@@ -1,15 +1,42 @@
 // The service's command line: `npm run service -- --help`.
 import { closeOnSignals } from '../src/node/close-on-signals';
 import { logOptions } from '../src/node/log-options';
+import { checkAccount, runAccountCommand } from './account-commands';
+import { DEFAULT_ACCOUNT_ID, withAccount } from './accounts/scope';
 import { buildApp } from './app';
 import { ensureToken } from './bootstrap';
 import { HELP, parseCommand, type Command } from './cli-options';
+import type { Database } from './db/database';
 import { openStore } from './db/open';
 import { stopService } from './graceful-exit';
 import { hashSecret, newSecret } from './http/auth';
 import { TokenRepository } from './repositories/tokens';
 import { runStoreCommand } from './store-commands';
 import { runUserCommand } from './user-commands';
+
+/** The commands that act on the store and end; what they print. */
+async function runStoreCommandOn(
+  command: Extract<Command, { kind: 'token-create' | 'user' | 'account' }>,
+  db: Database,
+): Promise<string> {
+  if (command.kind === 'account') return runAccountCommand(command, db);
+  // Users are found by login in every account (a login is unique in the store); one is made in one.
+  if (command.kind === 'user' && command.action !== 'create')
+    return runUserCommand(command, db, process.stdin);
+  const { accountId } = command;
+  await checkAccount(db, accountId);
+  return withAccount(accountId ?? DEFAULT_ACCOUNT_ID, async () => {
+    if (command.kind === 'user') return runUserCommand(command, db, process.stdin);
+    const secret = newSecret();
+    await new TokenRepository(db).create({
+      scope: command.scope,
+      name: command.name,
+      secretHash: hashSecret(secret),
+      deviceTag: command.deviceTag,
+    });
+    return `${secret}\n`;
+  });
+}
 
 async function run(command: Command): Promise<void> {
   if (command.kind === 'help') {
@@ -30,21 +57,9 @@ async function run(command: Command): Promise<void> {
           .join(', ')}\n`,
       ),
   });
-  if (command.kind === 'token-create') {
-    const secret = newSecret();
-    await new TokenRepository(db).create({
-      scope: command.scope,
-      name: command.name,
-      secretHash: hashSecret(secret),
-      deviceTag: command.deviceTag,
-    });
-    await db.close();
-    process.stdout.write(`${secret}\n`);
-    return;
-  }
-  if (command.kind === 'user') {
+  if (command.kind !== 'serve') {
     try {
-      process.stdout.write(await runUserCommand(command, db, process.stdin));
+      process.stdout.write(await runStoreCommandOn(command, db));
     } finally {
       await db.close();
     }

@@ -14,10 +14,14 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { buildApp, type App, type AppOptions } from './app';
+import { AccountRepository } from './accounts/accounts';
+import { withAccount } from './accounts/scope';
 import { ensureToken } from './bootstrap';
 import { databaseOn, type Database, type Queryable } from './db/database';
 import { fromJson, fromTextArray } from './db/dialect';
 import { openStore, type StoreOptions } from './db/open';
+import { hashSecret, newSecret } from './http/auth';
+import { TokenRepository } from './repositories/tokens';
 
 export const ADMIN_SECRET = 'test-admin-secret-0123456789';
 
@@ -33,8 +37,17 @@ export interface TestService {
   ): Promise<LightMyRequestResponse>;
   /** A new token of the scope; its secret. */
   tokenOf(scope: 'full' | 'readonly' | 'affiliated'): Promise<string>;
+  /** A new account named `name` with a full token: its id, and requests with that token. */
+  addAccount(name: string): Promise<{ id: string; token: string; call: AccountCall }>;
   close(): Promise<void>;
 }
+
+/** A request as one account's full token. */
+export type AccountCall = (
+  method: InjectOptions['method'],
+  url: string,
+  body?: unknown,
+) => Promise<LightMyRequestResponse>;
 
 /** The PostgreSQL server of `npm run test:postgres`, or undefined when the tests run on SQLite. */
 export const TEST_POSTGRES_URL = process.env.WALLBOARD_TEST_DATABASE_URL;
@@ -109,6 +122,14 @@ export async function startTestService(
     async tokenOf(scope) {
       const response = await call('POST', '/account/tokens', { scope, name: `${scope} test token` });
       return (response.json() as { token: string }).token;
+    },
+    async addAccount(name) {
+      const { id } = await new AccountRepository(db).create(name);
+      const token = newSecret();
+      await withAccount(id, () =>
+        new TokenRepository(db).create({ scope: 'full', name: 'test admin', secretHash: hashSecret(token) }),
+      );
+      return { id, token, call: (method, url, body) => call(method, url, body, token) };
     },
     async close() {
       await app.close();

@@ -251,6 +251,7 @@ describe('the token cache', () => {
           created_at: new Date(0).toISOString(),
           last_used_at: null,
           device_tag: null,
+          account_id: 'default',
         },
       ]),
     );

@@ -27,6 +27,18 @@ function webPlay(url: string, start = '2026-11-21T08:00:00.000Z'): PlayUpload {
   };
 }
 
+const PLAY_COLUMNS = [
+  'id',
+  'device_id',
+  'type',
+  'board_id',
+  'url',
+  'channel_id',
+  'started_at',
+  'ended_at',
+  'received_at',
+] as const;
+
 const upload = (plays: unknown) => service.call('POST', '/devices/lobby/plays', plays);
 
 describe('proof of play of web pages', () => {
@@ -59,11 +71,13 @@ describe('proof of play of web pages', () => {
 
   it('keeps the rows, the indexes and the type check when the migration widens the check', async () => {
     const { db } = service;
-    const before = await db.kysely.selectFrom('plays').selectAll().orderBy('id').execute();
+    // The columns version 9 knows: a later version's (the account) are not its to copy.
+    const rows = () => db.kysely.selectFrom('plays').select(PLAY_COLUMNS).orderBy('id').execute();
+    const before = await rows();
     expect(before.length).toBeGreaterThan(0);
     // The SQLite path makes the table anew: run again, it must copy every row and index over.
     await db.transaction((tx) => allowWebPlays(tx));
-    expect(await db.kysely.selectFrom('plays').selectAll().orderBy('id').execute()).toEqual(before);
+    expect(await rows()).toEqual(before);
 
     const indexes =
       db.kind === 'postgres'

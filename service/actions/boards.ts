@@ -4,7 +4,7 @@ import type { Flow } from '../../src/shared/flow';
 import { toFieldIssues, type FieldIssue } from '../../src/shared/issues';
 import { parseMetrics } from '../../src/shared/metrics';
 import { placementOf, placementProblem } from '../../src/shared/widget';
-import { DEFAULT_CHANNEL_ID } from '../bootstrap';
+import { defaultChannelId } from '../accounts/accounts';
 import type { ServiceContext } from '../context';
 import { conflict, DomainError, invalid, notFound } from '../domain/errors';
 import { refuseHttpMedia } from '../domain/http-media';
@@ -17,7 +17,7 @@ import { checkCode } from './widgets';
 
 /** The channels a board gets: those given, or the account's default channel. */
 export function channelsOrDefault(channelIds: readonly string[]): string[] {
-  return channelIds.length > 0 ? [...channelIds] : [DEFAULT_CHANNEL_ID];
+  return channelIds.length > 0 ? [...channelIds] : [defaultChannelId()];
 }
 
 export async function checkChannels(ctx: ServiceContext, channelIds: readonly string[]): Promise<void> {
@@ -165,7 +165,7 @@ export async function importBoard(ctx: ServiceContext, input: BoardImport): Prom
       }
       const flow =
         existing ??
-        (await importFlow(flowRepository, widget, index, channelIds[0] ?? DEFAULT_CHANNEL_ID, now));
+        (await importFlow(flowRepository, widget, index, channelIds[0] ?? defaultChannelId(), now));
       flows.set(tag, flow);
       checkCode(widget.variant, widget.code, `body.widgets.${index}`);
       await widgets.create({

@@ -1,5 +1,5 @@
 import type { Channel, ChannelCreate, ChannelUpdate } from '../../src/shared/channel';
-import { DEFAULT_CHANNEL_ID } from '../bootstrap';
+import { defaultChannelId } from '../accounts/accounts';
 import type { ServiceContext } from '../context';
 import { conflict, DomainError } from '../domain/errors';
 import { rooms } from '../realtime/rooms';
@@ -50,7 +50,7 @@ export async function updateChannel(
  * change, and their devices hear of it. False when there is no such channel.
  */
 export async function deleteChannel(ctx: ServiceContext, id: string): Promise<boolean> {
-  if (id === DEFAULT_CHANNEL_ID) throw conflict('the default channel cannot be deleted');
+  if (id === defaultChannelId()) throw conflict('the default channel cannot be deleted');
   const changed = await ctx.events.transaction(async (tx, emit) => {
     const deleted = await new ChannelRepository(tx).delete(id, ctx.clock.now());
     for (const flowId of deleted?.flowIds ?? []) {

@@ -1,5 +1,5 @@
 import { isFlowReady, type Flow, type FlowCreate, type FlowUpdate } from '../../src/shared/flow';
-import { DEFAULT_CHANNEL_ID } from '../bootstrap';
+import { defaultChannelId } from '../accounts/accounts';
 import type { ServiceContext } from '../context';
 import { rooms } from '../realtime/rooms';
 import { ChannelRepository } from '../repositories/channels';
@@ -13,7 +13,7 @@ async function checkChannel(ctx: ServiceContext, channelId: string | null | unde
 /** A flow in the default channel unless told, enabled when it is ready. No device shows it yet. */
 export async function createFlow(ctx: ServiceContext, body: FlowCreate): Promise<Flow> {
   const { channel_id, source = null, parameters = null, ...rest } = body;
-  const channelId = channel_id === undefined ? DEFAULT_CHANNEL_ID : channel_id;
+  const channelId = channel_id === undefined ? defaultChannelId() : channel_id;
   await checkChannel(ctx, channelId);
   const flow = await new FlowRepository(ctx.db).create({
     ...rest,

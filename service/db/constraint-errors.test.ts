@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureDefaultChannel } from '../bootstrap';
+import { ensureDefaultChannel } from '../accounts/accounts';
 import { DomainError } from '../domain/errors';
 import { DeviceRepository } from '../repositories/devices';
 import { openTestStore } from '../test-support';

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { Kysely, SqliteDialect, type LogConfig } from 'kysely';
+import { accountScopePlugin } from '../accounts/account-plugin';
 import { lockDataFolder, prepareDataFolder } from './data-folder';
 import { databaseOn, type Database } from './database';
 import { groupCommit } from './group-commit';
@@ -43,6 +44,7 @@ export async function openEmbedded(dir?: string, log?: LogConfig): Promise<Datab
   const opened = database;
   const kysely = new Kysely<Schema>({
     dialect: new SqliteDialect({ database: kyselySqliteDatabase(opened) }),
+    plugins: [accountScopePlugin],
     ...(log ? { log } : {}),
   });
   const close = async () => {

@@ -4,6 +4,7 @@
 // savepoint of its own (one that fails is rolled back alone and answered with its error), and are
 // answered once that transaction is on disk: one sync for all of them. A write arriving at a quiet
 // store starts at once, so nothing waits that did not have to.
+import { boundToAccount } from '../accounts/scope';
 import { sql, type Kysely } from 'kysely';
 import type { Queryable, StoreKind } from './database';
 import type { Schema } from './schema';
@@ -78,7 +79,8 @@ export function groupCommit(
 
   return <T>(work: (tx: Queryable) => Promise<T>) =>
     new Promise<T>((resolve, reject) => {
-      queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      // Run in the batch, but as the account that asked (accounts/scope.ts).
+      queue.push({ work: boundToAccount(work), resolve: resolve as (value: unknown) => void, reject });
       if (!running) void drain();
     });
 }

@@ -10,6 +10,17 @@ async function appliedVersions(db: Queryable): Promise<Set<number>> {
   return new Set(rows.map((row) => row.version));
 }
 
+/** Fails the migration when a row names one that is not there (SQLite, foreign keys off). */
+async function checkForeignKeys(tx: Queryable): Promise<void> {
+  const { rows } = await sql<{ table: string; parent: string }>`pragma foreign_key_check`.execute(tx.kysely);
+  if (rows.length > 0) {
+    const [first] = rows;
+    throw new Error(
+      `${rows.length} rows name a missing one, the first in ${first?.table} (${first?.parent})`,
+    );
+  }
+}
+
 /**
  * Brings the schema up to the newest migration; returns the versions it applied. One runner for
  * both stores: each migration runs in its own transaction, with its row in `schema_migrations`,
@@ -32,20 +43,28 @@ export async function migrate(
   const done: number[] = [];
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
     if (applied.has(migration.version)) continue;
-    const ran = await db.transaction(async (tx) => {
-      // Services starting together on one PostgreSQL database take turns; the one that comes
-      // second finds the version applied. (An SQLite file has one service: the folder's lock.)
-      if (tx.kind === 'postgres') {
-        await sql`select pg_advisory_xact_lock(${sql.lit(MIGRATION_LOCK)})`.execute(tx.kysely);
-        if ((await appliedVersions(tx)).has(migration.version)) return false;
-      }
-      await migration.up(tx);
-      await tx.kysely
-        .insertInto('schema_migrations')
-        .values({ version: migration.version, name: migration.name })
-        .execute();
-      return true;
-    });
+    // Outside the transaction: SQLite ignores this pragma inside one.
+    const keysOff = migration.foreignKeysOff && db.kind === 'sqlite';
+    if (keysOff) await sql`pragma foreign_keys = off`.execute(db.kysely);
+    const ran = await db
+      .transaction(async (tx) => {
+        // Services starting together on one PostgreSQL database take turns; the one that comes
+        // second finds the version applied. (An SQLite file has one service: the folder's lock.)
+        if (tx.kind === 'postgres') {
+          await sql`select pg_advisory_xact_lock(${sql.lit(MIGRATION_LOCK)})`.execute(tx.kysely);
+          if ((await appliedVersions(tx)).has(migration.version)) return false;
+        }
+        await migration.up(tx);
+        if (keysOff) await checkForeignKeys(tx);
+        await tx.kysely
+          .insertInto('schema_migrations')
+          .values({ version: migration.version, name: migration.name })
+          .execute();
+        return true;
+      })
+      .finally(async () => {
+        if (keysOff) await sql`pragma foreign_keys = on`.execute(db.kysely);
+      });
     if (ran) done.push(migration.version);
   }
   return done;

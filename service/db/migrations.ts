@@ -1,5 +1,6 @@
 import { sql, type ColumnDefinitionBuilder, type SqlBool } from 'kysely';
 import type { Queryable, StoreKind } from './database';
+import { accounts } from './migrations/accounts';
 import { commandsAndPlays } from './migrations/commands';
 import { media } from './migrations/media';
 import { operators } from './migrations/operators';
@@ -18,6 +19,11 @@ export interface Migration {
   version: number;
   name: string;
   up(tx: Queryable): Promise<void>;
+  /**
+   * SQLite only: the migration makes tables again (SQLite cannot drop a constraint), so it runs
+   * with the foreign keys off, and every row is checked against them before it commits.
+   */
+  foreignKeysOff?: true;
 }
 
 /** The column types that differ between the stores; everything else is named alike. */
@@ -211,4 +217,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'operators', up: operators },
   { version: 8, name: 'schedules', up: schedules },
   { version: 9, name: 'web-content', up: webContent },
+  { version: 11, name: 'accounts', up: accounts, foreignKeysOff: true },
 ];

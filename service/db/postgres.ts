@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, sql, type LogConfig } from 'kysely';
 import pg from 'pg';
+import { accountScopePlugin } from '../accounts/account-plugin';
 import { databaseOn, type Database } from './database';
 import type { Schema } from './schema';
 
@@ -25,7 +26,11 @@ export async function openPostgres(connectionString: string, log?: LogConfig): P
   // An idle connection the server closes (restart, admin command) is dropped by the pool and the
   // next query opens another; without a listener the error would end the process.
   pool.on('error', () => undefined);
-  const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
+  const kysely = new Kysely<Schema>({
+    dialect: new PostgresDialect({ pool }),
+    plugins: [accountScopePlugin],
+    ...(log ? { log } : {}),
+  });
   try {
     // Fail at start, with the server's own words, rather than on the first request.
     await sql`select 1`.execute(kysely);

@@ -25,6 +25,14 @@ type DefaultJson = ColumnType<string, string | undefined, string>;
 type NullableJson = ColumnType<string | null, string | null, string | null>;
 type OptionalNullable<T> = ColumnType<T | null, T | null | undefined, T | null>;
 type OptionalNullableJson = OptionalNullable<string>;
+/** Written by the account plugin from the current account unless an insert names one. */
+type AccountColumn = ColumnType<string, string | undefined, string>;
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  created_at: DefaultTimestamp;
+}
 
 export interface SchemaMigrationsTable {
   version: number;
@@ -41,6 +49,8 @@ export interface TokensTable {
   last_used_at: NullableTimestamp;
   /** The device the token acts for alone (migration 3), or null. */
   device_tag: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The account the row belongs to (migration 11; filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
 }
 
 export interface ChannelsTable {
@@ -50,6 +60,8 @@ export interface ChannelsTable {
   tag: string;
   parent_channel_id: string | null;
   created_at: DefaultTimestamp;
+  /** The account the row belongs to (migration 11; filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
 }
 
 export interface FlowsTable {
@@ -65,6 +77,8 @@ export interface FlowsTable {
   data: DefaultJson;
   data_updated_at: NullableTimestamp;
   created_at: DefaultTimestamp;
+  /** The account the row belongs to (migration 11; filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
 }
 
 export interface BoardsTable {
@@ -73,6 +87,8 @@ export interface BoardsTable {
   settings: Json;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
+  /** The account the row belongs to (migration 11; filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
 }
 
 export interface WidgetsTable {
@@ -87,6 +103,8 @@ export interface WidgetsTable {
   in_board_index: number;
   background: ColumnType<string, string | undefined, string>;
   code: OptionalNullableJson;
+  /** The account the row belongs to (migration 11; filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
 }
 
 export interface NotificationsTable {
@@ -98,6 +116,8 @@ export interface NotificationsTable {
   duration: number;
   sound_url: string | null;
   created_at: DefaultTimestamp;
+  /** The account the row belongs to (migration 11; filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
 }
 
 export interface PlaylistsTable {
@@ -106,6 +126,8 @@ export interface PlaylistsTable {
   items: DefaultJson;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
+  /** The account the row belongs to (migration 11; filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
 }
 
 export interface DevicesTable {
@@ -127,6 +149,8 @@ export interface DevicesTable {
   time_zone: OptionalNullable<string>;
   /** The zone its last heartbeat reported. */
   reported_time_zone: OptionalNullable<string>;
+  /** The account the row belongs to (migration 11; filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
 }
 
 /** Screens managed together (migration 8); each setting null when not set on the group. */
@@ -140,6 +164,8 @@ export interface GroupsTable {
   time_zone: OptionalNullable<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The account the row belongs to (migration 11; filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
 }
 
 export interface EventsTable {
@@ -149,6 +175,8 @@ export interface EventsTable {
   rooms: ColumnType<string[] | string, string[] | string, never>;
   payload: Json;
   created_at: DefaultTimestamp;
+  /** The account the row belongs to (migration 11; filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
 }
 
 export interface ScriptsTable {
@@ -161,6 +189,8 @@ export interface ScriptsTable {
   flow_id: string | null;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
+  /** The account the row belongs to (migration 11; filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
 }
 
 export interface ScriptRunsTable {
@@ -173,6 +203,8 @@ export interface ScriptRunsTable {
   trigger: 'schedule' | 'manual';
   logs: DefaultJson;
   error: string | null;
+  /** The account the row belongs to (migration 11; filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
 }
 
 /** A screen's pairing by a code (migration 3). */
@@ -201,6 +233,8 @@ export interface CommandsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   expires_at: Timestamp;
+  /** The account the row belongs to (migration 11; filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
 }
 
 /** The newest screenshot of a device (migration 4): SQLite reads a blob as Uint8Array, pg as Buffer. */
@@ -210,6 +244,8 @@ export interface ScreenshotsTable {
   width: number;
   height: number;
   taken_at: Timestamp;
+  /** The account the row belongs to (migration 11; filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
 }
 
 /** Proof of play: one item's turn on a screen (migration 4). */
@@ -223,6 +259,8 @@ export interface PlaysTable {
   started_at: Timestamp;
   ended_at: Timestamp;
   received_at: DefaultTimestamp;
+  /** The account the row belongs to (migration 11; filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
 }
 
 /** Someone who signs in to the console (migration 5). */
@@ -236,6 +274,8 @@ export interface UsersTable {
   role: 'admin' | 'viewer';
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
+  /** The account the row belongs to (migration 11; filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
 }
 
 /** A signed-in browser (migration 5); times written by the service's clock. */
@@ -255,6 +295,8 @@ export interface DeviceHistoryTable {
   at: Timestamp;
   kind: 'online' | 'offline' | 'showing' | 'failure' | 'recovery';
   detail: ColumnType<string, string | undefined, string>;
+  /** The account the row belongs to (migration 11; filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
 }
 
 /** A one-time sign-in code (migration 7): its hash only. */
@@ -275,6 +317,8 @@ export interface MediaTable {
   bytes: number;
   sha256: string;
   created_at: Timestamp;
+  /** The account the row belongs to (migration 11; filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
 }
 
 /** PostgreSQL only (migration 6): one content of the library, its bytes in `media_chunks`. */
@@ -292,6 +336,7 @@ export interface MediaChunksTable {
 }
 
 export interface Schema {
+  accounts: AccountsTable;
   schema_migrations: SchemaMigrationsTable;
   tokens: TokensTable;
   channels: ChannelsTable;

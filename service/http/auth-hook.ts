@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { withAccount } from '../accounts/scope';
 import type { SessionWithUser } from '../repositories/sessions';
 import type { StoredToken } from '../repositories/tokens';
 import {
@@ -60,6 +61,13 @@ export function installAuth(app: FastifyInstance, auth: TokenAuthenticator, sess
       `a token of scope "${token.scope}"`,
     );
     request.token = token;
+  });
+  // The handler, and everything it calls, acts for the caller's account (accounts/scope.ts).
+  // Set here, once the body is read: the body's stream would otherwise run the rest outside it.
+  app.addHook('preHandler', (request, _reply, done) => {
+    const account = request.token?.account_id ?? request.session?.account_id;
+    if (account === undefined) done();
+    else withAccount(account, done);
   });
 }
 

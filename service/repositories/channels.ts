@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { BoardSettings } from '../../src/shared/board';
 import type { Channel, ChannelUpdate } from '../../src/shared/channel';
 import type { PlaylistItem } from '../../src/shared/playlist';
-import { DEFAULT_CHANNEL_ID } from '../bootstrap';
+import { defaultChannelId } from '../accounts/accounts';
 import { transact, type Queryable } from '../db/database';
 import { fromJson, jsonArrayHasAny, jsonField, lockRows, toJson } from '../db/dialect';
 import { conflict, invalid } from '../domain/errors';
@@ -201,7 +201,7 @@ export class ChannelRepository {
         await kysely
           .updateTable('boards')
           .set({
-            settings: toJson({ ...settings, channel_ids: kept.length ? kept : [DEFAULT_CHANNEL_ID] }),
+            settings: toJson({ ...settings, channel_ids: kept.length ? kept : [defaultChannelId()] }),
             updated_at: now,
           })
           .where('id', '=', board.id)

@@ -9,8 +9,8 @@ import { newId } from '../ids';
 import { refusing } from './refusals';
 import { isoRequired } from './rows';
 
-type ScriptRow = Selectable<ScriptsTable>;
-type RunRow = Omit<Selectable<ScriptRunsTable>, 'seq'>;
+type ScriptRow = Omit<Selectable<ScriptsTable>, 'account_id'>;
+type RunRow = Omit<Selectable<ScriptRunsTable>, 'seq' | 'account_id'>;
 
 const COLUMNS = [
   'id',

@@ -9,6 +9,8 @@ export interface SessionWithUser {
   user_id: string;
   login: string;
   role: Role;
+  /** The user's account, which the session acts for. */
+  account_id: string;
   created_at: string;
   expires_at: string;
   last_seen_at: string;
@@ -42,6 +44,7 @@ export class SessionRepository {
         'sessions.user_id',
         'users.login',
         'users.role',
+        'users.account_id',
         'sessions.created_at',
         'sessions.expires_at',
         'sessions.last_seen_at',

@@ -9,6 +9,8 @@ import { iso, isoRequired } from './rows';
 
 export interface StoredToken extends Token {
   secret_hash: string;
+  /** The account the token acts for (never shown: a token sees its own account only). */
+  account_id: string;
 }
 
 function fromRow(row: Selectable<TokensTable>): StoredToken {
@@ -20,10 +22,11 @@ function fromRow(row: Selectable<TokensTable>): StoredToken {
     created_at: isoRequired(row.created_at),
     last_used_at: iso(row.last_used_at),
     device_tag: row.device_tag,
+    account_id: row.account_id,
   };
 }
 
-export function publicToken({ secret_hash: _hash, ...token }: StoredToken): Token {
+export function publicToken({ secret_hash: _hash, account_id: _account, ...token }: StoredToken): Token {
   return token;
 }
 

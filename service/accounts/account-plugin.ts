@@ -1,0 +1,176 @@
+import {
+  AliasNode,
+  BinaryOperationNode,
+  ColumnNode,
+  JoinNode,
+  OperationNodeTransformer,
+  OperatorNode,
+  PrimitiveValueListNode,
+  ReferenceNode,
+  TableNode,
+  ValueListNode,
+  ValueNode,
+  ValuesNode,
+  WhereNode,
+  type DeleteQueryNode,
+  type InsertQueryNode,
+  type KyselyPlugin,
+  type OperationNode,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type SelectQueryNode,
+  type UnknownRow,
+  type UpdateQueryNode,
+  type ValuesItemNode,
+} from 'kysely';
+import { accountOrDefault, currentAccount } from './scope';
+
+/**
+ * The tables whose rows belong to an account (migration 11): every resource and what hangs from
+ * it. Not the tables looked up before anyone's account is known, which name it themselves or
+ * belong to no account: pairings (claimed by a code), sessions and sign-in codes (found by their
+ * secret, they belong to a user), the media's content (shared by its hash), the leases.
+ */
+export const ACCOUNT_TABLES: ReadonlySet<string> = new Set([
+  'tokens',
+  'users',
+  'channels',
+  'flows',
+  'boards',
+  'widgets',
+  'notifications',
+  'playlists',
+  'devices',
+  'groups',
+  'scripts',
+  'script_runs',
+  'media',
+  'events',
+  'commands',
+  'screenshots',
+  'plays',
+  'device_history',
+]);
+
+const ACCOUNT_COLUMN = 'account_id';
+
+/** The table a from or join names, and the name its columns are referred by (its alias). */
+function tableOf(node: OperationNode): { table: string; name: string } | null {
+  if (TableNode.is(node)) {
+    const table = node.table.identifier.name;
+    return { table, name: table };
+  }
+  if (AliasNode.is(node) && TableNode.is(node.node)) {
+    const alias = node.alias as { name?: string };
+    const table = node.node.table.identifier.name;
+    return { table, name: alias.name ?? table };
+  }
+  return null;
+}
+
+function ownedBy(name: string, accountId: string): OperationNode {
+  return BinaryOperationNode.create(
+    ReferenceNode.create(ColumnNode.create(ACCOUNT_COLUMN), TableNode.create(name)),
+    OperatorNode.create('='),
+    ValueNode.create(accountId),
+  );
+}
+
+const andWhere = (where: WhereNode | undefined, condition: OperationNode): WhereNode =>
+  where ? WhereNode.cloneWithOperation(where, 'And', condition) : WhereNode.create(condition);
+
+/** Conditions for the account's rows of every account table in `froms`. */
+function conditionsOf(froms: readonly OperationNode[], accountId: string): OperationNode[] {
+  return froms.flatMap((from) => {
+    const found = tableOf(from);
+    return found && ACCOUNT_TABLES.has(found.table) ? [ownedBy(found.name, accountId)] : [];
+  });
+}
+
+/** Joined account tables keep to the account in their ON, so a left join stays a left join. */
+function scopedJoins(joins: readonly JoinNode[] | undefined, accountId: string): JoinNode[] | undefined {
+  return joins?.map((join) => {
+    const found = tableOf(join.table);
+    if (!found || !ACCOUNT_TABLES.has(found.table) || !join.on) return join;
+    return JoinNode.cloneWithOn(join, ownedBy(found.name, accountId));
+  });
+}
+
+function withConditions<N extends { where?: WhereNode }>(node: N, conditions: OperationNode[]): N {
+  let where = node.where;
+  for (const condition of conditions) where = andWhere(where, condition);
+  return { ...node, where };
+}
+
+/** A row of values with the account's id at its end. */
+function withAccountValue(row: ValuesItemNode, accountId: string): ValuesItemNode {
+  if (PrimitiveValueListNode.is(row)) return PrimitiveValueListNode.create([...row.values, accountId]);
+  if (ValueListNode.is(row)) return ValueListNode.create([...row.values, ValueNode.create(accountId)]);
+  return row;
+}
+
+class AccountScopeTransformer extends OperationNodeTransformer {
+  constructor(
+    /** The account whose rows are seen; undefined: every account's (upkeep). */
+    private readonly accountId: string | undefined,
+    /** The account new rows go to. */
+    private readonly writeAccount: string,
+  ) {
+    super();
+  }
+
+  protected override transformSelectQuery(node: SelectQueryNode): SelectQueryNode {
+    const transformed = super.transformSelectQuery(node);
+    if (this.accountId === undefined) return transformed;
+    const scoped = { ...transformed, joins: scopedJoins(transformed.joins, this.accountId) };
+    return withConditions(scoped, conditionsOf(transformed.from?.froms ?? [], this.accountId));
+  }
+
+  protected override transformUpdateQuery(node: UpdateQueryNode): UpdateQueryNode {
+    const transformed = super.transformUpdateQuery(node);
+    if (this.accountId === undefined) return transformed;
+    const froms = [...(transformed.table ? [transformed.table] : []), ...(transformed.from?.froms ?? [])];
+    const scoped = { ...transformed, joins: scopedJoins(transformed.joins, this.accountId) };
+    return withConditions(scoped, conditionsOf(froms, this.accountId));
+  }
+
+  protected override transformDeleteQuery(node: DeleteQueryNode): DeleteQueryNode {
+    const transformed = super.transformDeleteQuery(node);
+    if (this.accountId === undefined) return transformed;
+    const froms = [...transformed.from.froms, ...(transformed.using?.tables ?? [])];
+    const scoped = { ...transformed, joins: scopedJoins(transformed.joins, this.accountId) };
+    return withConditions(scoped, conditionsOf(froms, this.accountId));
+  }
+
+  /** New rows of an account table are the account's, unless the insert names one itself. */
+  protected override transformInsertQuery(node: InsertQueryNode): InsertQueryNode {
+    const transformed = super.transformInsertQuery(node);
+    const table = transformed.into?.table.identifier.name;
+    const { columns, values } = transformed;
+    if (!table || !ACCOUNT_TABLES.has(table) || !columns || !values || !ValuesNode.is(values)) {
+      return transformed;
+    }
+    if (columns.some((column) => column.column.name === ACCOUNT_COLUMN)) return transformed;
+    return {
+      ...transformed,
+      columns: [...columns, ColumnNode.create(ACCOUNT_COLUMN)],
+      values: ValuesNode.create(values.values.map((row) => withAccountValue(row, this.writeAccount))),
+    };
+  }
+}
+
+/**
+ * Keeps every statement to the current account (scope.ts): reads, updates and deletes of an
+ * account table see its rows only, and inserts write its id. So a route cannot reach another
+ * account's rows whatever its query, and an id of another account is simply not found (404).
+ * Raw SQL (sql``) is not rewritten: the few statements written so say their account themselves.
+ */
+export const accountScopePlugin: KyselyPlugin = {
+  transformQuery(args: PluginTransformQueryArgs) {
+    return new AccountScopeTransformer(currentAccount(), accountOrDefault()).transformNode(args.node);
+  },
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  },
+};
