@@ -255,6 +255,24 @@ describe('shared bytes', () => {
     expect(await keptContents()).not.toContain(first.sha256);
     expect((await service.call('DELETE', `/media/${second.id}`)).statusCode).toBe(404);
   });
+
+  it("keeps the bytes another account's medium still names", async () => {
+    const png = solidPng(5, 9, 4);
+    const other = await service.addAccount('Other');
+    const ours = await uploaded(png, 'ours.png');
+    const theirs = (
+      await upload([{ name: 'file', filename: 'theirs.png', type: 'image/png', content: png }], other.token)
+    ).json<Media>();
+    expect(theirs.sha256).toBe(ours.sha256);
+    expect((await service.call('DELETE', `/media/${ours.id}`)).statusCode).toBe(204);
+    expect(await keptContents()).toContain(ours.sha256);
+    const read = await service.app.inject({
+      method: 'GET',
+      url: `/media/${theirs.id}/content`,
+      headers: { authorization: `Bearer ${other.token}` },
+    });
+    expect(read.rawPayload.equals(png)).toBe(true);
+  });
 });
 
 describe('naming library media', () => {

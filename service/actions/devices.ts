@@ -1,3 +1,4 @@
+import { withAccount } from '../accounts/scope';
 import type { Device, DeviceCreate, DeviceUpdate, Heartbeat } from '../../src/shared/device';
 import type { ServiceContext } from '../context';
 import type { Queryable } from '../db/database';
@@ -136,9 +137,20 @@ export async function recordSocketGone(ctx: ServiceContext, tag: string, since: 
   });
 }
 
-/** Turns offline every device silent for longer than the grace period; the tags it turned offline. */
+/**
+ * Turns offline every device silent for longer than the grace period, account by account (a tag
+ * names a device within one); the tags it turned offline.
+ */
 export async function sweepPresence(ctx: ServiceContext): Promise<string[]> {
   const cutoff = new Date(ctx.clock.now().getTime() - ctx.config.offlineAfterSeconds * 1000);
+  const turned: string[] = [];
+  for (const account of await new DeviceRepository(ctx.db).accountsWithSilent(cutoff)) {
+    turned.push(...(await withAccount(account, () => sweepAccount(ctx, cutoff))));
+  }
+  return turned;
+}
+
+async function sweepAccount(ctx: ServiceContext, cutoff: Date): Promise<string[]> {
   return ctx.events.transaction(async (tx, emit) => {
     const tags = await new DeviceRepository(tx).markSilentOffline(cutoff);
     for (const tag of tags) announce(emit, tag);

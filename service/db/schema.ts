@@ -220,6 +220,8 @@ export interface PairingsTable {
   /** The claimed token's secret, until its device reads it. */
   token_secret: ColumnType<string | null, string | null | undefined, string | null>;
   read_at: NullableTimestamp;
+  /** The account that claimed it (migration 11; set by the claim, pairings are not scoped). */
+  account_id: AccountColumn;
 }
 
 /** A remote command to a device (migration 4). */

@@ -1,3 +1,4 @@
+import { withAccount } from '../accounts/scope';
 import { toFieldIssues, type FieldIssue } from '../../src/shared/issues';
 import { parseMetrics, type MetricsData } from '../../src/shared/metrics';
 import { WEATHER_REFRESH_MS } from '../../src/shared/web-content';
@@ -76,12 +77,17 @@ export class WeatherJob implements Job {
       }
     }
     this.forget(byPlace, now);
-    if (writes.length === 0) return;
-    const results = await writeManyMetrics(
-      this.ctx,
-      writes.map(({ flow, change, check }) => ({ tag: flow.tag, change, check })),
-    );
-    writes.forEach(({ flow, mark }, i) => this.noteWrite(flow, mark, results[i]));
+    // Each account's flows are written as that account: tags name flows within one.
+    for (const account of new Set(writes.map(({ flow }) => flow.account))) {
+      const own = writes.filter(({ flow }) => flow.account === account);
+      const results = await withAccount(account, () =>
+        writeManyMetrics(
+          this.ctx,
+          own.map(({ flow, change, check }) => ({ tag: flow.tag, change, check })),
+        ),
+      );
+      own.forEach(({ flow, mark }, i) => this.noteWrite(flow, mark, results[i]));
+    }
   }
 
   /** The place's forecast, asked for again once WEATHER_REFRESH_MS has passed since the last try. */

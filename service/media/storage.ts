@@ -1,3 +1,4 @@
+import { acrossAccounts } from '../accounts/scope';
 import type { Readable } from 'node:stream';
 import type { Queryable } from '../db/database';
 
@@ -40,10 +41,9 @@ export interface MediaStorage {
 
 /** Whether any medium still names the content `sha256`. */
 export async function isReferenced(db: Queryable, sha256: string): Promise<boolean> {
-  const row = await db.kysely
-    .selectFrom('media')
-    .select('id')
-    .where('sha256', '=', sha256)
-    .executeTakeFirst();
+  // By any account: the same content uploaded by two accounts is kept once, for both.
+  const row = await acrossAccounts(() =>
+    db.kysely.selectFrom('media').select('id').where('sha256', '=', sha256).executeTakeFirst(),
+  );
   return row !== undefined;
 }

@@ -1,3 +1,4 @@
+import { acrossAccounts } from '../accounts/scope';
 import type { Device, DeviceCreate, DeviceUpdate } from '../../src/shared/device';
 import { transact, type Queryable } from '../db/database';
 import { flag, fromJsonOrNull, lockRows, toJson } from '../db/dialect';
@@ -221,6 +222,20 @@ export class DeviceRepository {
   }
 
   /** Turns offline every online device last seen before `cutoff`; their tags. */
+  /** The accounts with a device online but silent since before `cutoff` (read across accounts). */
+  async accountsWithSilent(cutoff: Date): Promise<string[]> {
+    const rows = await acrossAccounts(() =>
+      this.db.kysely
+        .selectFrom('devices')
+        .select('account_id')
+        .distinct()
+        .where('online', '=', true)
+        .where('last_seen_date', '<', cutoff.toISOString())
+        .execute(),
+    );
+    return rows.map((row) => row.account_id);
+  }
+
   async markSilentOffline(cutoff: Date): Promise<string[]> {
     const rows = await this.db.kysely
       .updateTable('devices')

@@ -1,3 +1,4 @@
+import { accountOrDefault } from '../accounts/scope';
 import { isUniqueViolation } from '../db/constraint-errors';
 import type { Queryable } from '../db/database';
 import { newId } from '../ids';
@@ -122,6 +123,8 @@ export class PairingRepository {
         token_id: claim.tokenId,
         token_secret: claim.tokenSecret,
         expires_at: claim.expiresAt.toISOString(),
+        // Pairings are found by code before anyone's account is known; the claimer's is the screen's.
+        account_id: accountOrDefault(),
       })
       .where('id', '=', id)
       .where('claimed_at', 'is', null)

@@ -1,3 +1,4 @@
+import { acrossAccounts } from '../accounts/scope';
 import type { Selectable } from 'kysely';
 import { parseDuration, SCRIPT_RUNS_KEPT, type Script, type ScriptRun } from '../../src/shared/script';
 import { isForeignKeyViolation } from '../db/constraint-errors';
@@ -108,6 +109,14 @@ export class ScriptRepository {
       .orderBy('id')
       .execute();
     return rows.map(fromRow);
+  }
+
+  /** The account of the script, looked up in every account (the scheduler's runs); null when none. */
+  async accountOf(id: string): Promise<string | null> {
+    const row = await acrossAccounts(() =>
+      this.db.kysely.selectFrom('scripts').select('account_id').where('id', '=', id).executeTakeFirst(),
+    );
+    return row?.account_id ?? null;
   }
 
   async get(id: string): Promise<Script | null> {

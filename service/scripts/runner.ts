@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Flow } from '../../src/shared/flow';
 import type { ScriptRun, ScriptRunOutcome } from '../../src/shared/script';
+import { boundToAccount, currentAccount, withAccount } from '../accounts/scope';
 import type { ServiceContext } from '../context';
 import { DomainError } from '../domain/errors';
 import { newId } from '../ids';
@@ -45,6 +46,8 @@ export class RunnerStopped extends DomainError {
 
 interface QueuedRun {
   scriptId: string;
+  /** The account that asked (a manual run's), or none: the scheduler's, which runs every account's. */
+  account: string | undefined;
   trigger: ScriptRun['trigger'];
   resolve: (run: ScriptRun | null) => void;
   reject: (error: unknown) => void;
@@ -75,7 +78,7 @@ export class ScriptRunner {
   run(scriptId: string, trigger: ScriptRun['trigger']): Promise<ScriptRun | null> {
     if (this.closed) return Promise.reject(new RunnerStopped());
     return new Promise((resolve, reject) => {
-      this.queue.push({ scriptId, trigger, resolve, reject });
+      this.queue.push({ scriptId, account: currentAccount(), trigger, resolve, reject });
       this.pump();
     });
   }
@@ -106,7 +109,17 @@ export class ScriptRunner {
     }
   }
 
+  /**
+   * Runs the job as its script's account: whatever the script reads and writes (its flow, the
+   * notifications it posts) is that account's. A manual run looks in the asking account only.
+   */
   private async execute(job: QueuedRun): Promise<ScriptRun | null> {
+    const account = job.account ?? (await new ScriptRepository(this.ctx.db).accountOf(job.scriptId));
+    if (account === null) return null;
+    return withAccount(account, () => this.executeAs(job));
+  }
+
+  private async executeAs(job: QueuedRun): Promise<ScriptRun | null> {
     const { ctx } = this;
     const scripts = new ScriptRepository(ctx.db);
     const flows = new FlowRepository(ctx.db);
@@ -122,14 +135,15 @@ export class ScriptRunner {
       script.code,
       JSON.stringify(previous),
       { ...this.options.limits, timeoutMs: script.timeout_seconds * 1000 },
-      (call, signal, log) => {
+      // Called from the sandbox's messages: bound, to act as the script's account still.
+      boundToAccount((call: LibraryCall, signal: AbortSignal, log: (line: string) => void) => {
         if (call.library === 'notifications' && ++notifications > this.options.notificationsPerRun) {
           return Promise.reject(
             new Error(`notifications.post: at most ${this.options.notificationsPerRun} per run`),
           );
         }
         return this.library(call, signal, log);
-      },
+      }),
     );
     this.running.set(script.id, sandbox);
     if (this.closed) sandbox.abort();

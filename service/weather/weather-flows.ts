@@ -7,6 +7,8 @@ import type { ForecastPlace } from './open-meteo';
 /** A flow the forecast feeds, with the place its data names. */
 export interface WeatherFlow {
   id: string;
+  /** The flow's account, whose tag it is and whose screens hear of its data. */
+  account: string;
   tag: string;
   variant: Variant;
   place: ForecastPlace;
@@ -39,7 +41,7 @@ export const placeKey = (place: ForecastPlace) => `${place.latitude},${place.lon
 export async function weatherFlows(db: Queryable): Promise<WeatherFlow[]> {
   const rows = await db.kysely
     .selectFrom('flows')
-    .select(['id', 'tag', 'variant', 'data'])
+    .select(['id', 'account_id', 'tag', 'variant', 'data'])
     .where((eb) =>
       eb.or([
         eb('variant', '=', 'weather'),
@@ -58,7 +60,16 @@ export async function weatherFlows(db: Queryable): Promise<WeatherFlow[]> {
     const data = fromJson<MetricsData>(row.data);
     const place = placeOf(data);
     return place
-      ? [{ id: row.id, tag: row.tag, variant: row.variant, place, updatedAt: data.updated_at }]
+      ? [
+          {
+            id: row.id,
+            account: row.account_id,
+            tag: row.tag,
+            variant: row.variant,
+            place,
+            updatedAt: data.updated_at,
+          },
+        ]
       : [];
   });
 }
