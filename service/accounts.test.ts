@@ -40,3 +40,10 @@ describe('accounts', () => {
     expect(theirs[0]?.id).not.toBe(ours[0]?.id);
   });
 });
+
+describe('the account', () => {
+  it('is told to its callers, each its own', async () => {
+    expect((await service.call('GET', '/account')).json()).toMatchObject({ id: 'default', name: 'Default' });
+    expect((await other.call('GET', '/account')).json()).toMatchObject({ id: other.id, name: 'Other' });
+  });
+});

@@ -51,6 +51,7 @@ import { sessionRoutes } from './routes/session';
 import { tokenRoutes } from './routes/tokens';
 import { userRoutes } from './routes/users';
 import { webOptionsRoutes } from './routes/web-options';
+import { accountRoutes } from './routes/account';
 import { widgetRoutes } from './routes/widgets';
 
 export interface AppOptions {
@@ -104,6 +105,7 @@ const ROUTES = [
   mediaRoutes,
   scriptRoutes,
   webOptionsRoutes,
+  accountRoutes,
   mapTileRoutes,
 ];
 

@@ -1,13 +1,8 @@
+import type { Account } from '../../src/shared/account';
 import type { Database, Queryable } from '../db/database';
 import { isUniqueViolation } from '../db/constraint-errors';
 import { newId } from '../ids';
 import { DEFAULT_ACCOUNT_ID, accountOrDefault, withAccount } from './scope';
-
-export interface Account {
-  id: string;
-  name: string;
-  created_at: string;
-}
 
 /** The default account's channel keeps the id it had before accounts: boards and flows name it. */
 const DEFAULT_CHANNEL_ID = 'ch_default';
@@ -39,7 +34,7 @@ export async function ensureDefaultChannel(db: Queryable, accountId = DEFAULT_AC
 
 /** The accounts of the service: operators of a hosted service make them (`account create`). */
 export class AccountRepository {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Queryable & Pick<Database, 'transaction'>) {}
 
   /** A new account with its default channel; throws AccountNameTaken for a name in use. */
   async create(name: string): Promise<Account> {

@@ -1,3 +1,4 @@
+export * from './account';
 export * from './api-error';
 export * from './board';
 export * from './board-export';

@@ -14,10 +14,11 @@ import {
   useMantineColorScheme,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
-import { send } from '../api/client';
+import { accountSchema } from '../../../src/shared/account';
+import { api, send } from '../api/client';
 import { watchService, type Connection } from '../api/realtime';
 import { PAGES } from '../pages';
 import { forgetSession, useUser } from '../session/session';
@@ -59,6 +60,9 @@ function ColorSchemeToggle() {
 function UserMenu() {
   const user = useUser();
   const queries = useQueryClient();
+  // Named only where there are several: a single-account install's is the default one.
+  const account = useQuery({ queryKey: ['account'], queryFn: () => api(accountSchema, '/account') });
+  const accountName = account.data && account.data.id !== 'default' ? account.data.name : null;
   const signOut = async () => {
     await send('/session', { method: 'DELETE' }).catch(() => undefined);
     forgetSession(queries);
@@ -71,6 +75,7 @@ function UserMenu() {
             {user.login}{' '}
             <Text span c="dimmed" size="xs">
               {user.role}
+              {accountName && ` · ${accountName}`}
             </Text>
           </Text>
         </UnstyledButton>

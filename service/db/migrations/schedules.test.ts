@@ -32,7 +32,8 @@ describe('migration 8 on a store that has data', () => {
       values ('cmd_1', 'd1', 'identify', 'done', '2026-11-23T08:00:00.000Z', '2026-11-23T08:00:01.000Z', '2026-11-23T08:10:00.000Z')`.execute(
       db.kysely,
     );
-    expect(await migrate(db)).toEqual([8, 9]);
+    const later = MIGRATIONS.map((migration) => migration.version).filter((version) => version >= 8);
+    expect(await migrate(db)).toEqual(later);
   });
   afterAll(() => drop());
 
