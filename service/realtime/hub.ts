@@ -8,6 +8,7 @@ import {
   type ServerToClientEvents,
 } from '../../src/shared/events';
 import { describeIssues } from '../../src/shared/issues';
+import { withAccount } from '../accounts/scope';
 import { sessionOf } from '../actions/users';
 import type { ServiceContext } from '../context';
 import { AuthRateLimited, grants, secretFromHeader } from '../http/auth';
@@ -19,6 +20,7 @@ import {
   attachOperators,
   foreignOrigin,
   OPERATORS_ROOM,
+  operatorsRoom,
   sessionCookieOf,
   type SocketSession,
 } from './operators';
@@ -27,6 +29,8 @@ import { Subscriber } from './subscriber';
 import { roomsOfDevices } from './subscriptions';
 
 interface SocketData {
+  /** The account of the token or the session's user: the socket hears of its resources only. */
+  account: string;
   /** The token's secret and id; null for a console signed in by the session cookie. */
   secret: string | null;
   tokenId: string | null;
@@ -95,8 +99,16 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
   );
   const byToken = new Map<string, Set<DeviceSocket>>();
   const presence = new SocketPresence(ctx);
-  const operators = attachOperators(ctx, (notice) => io.to(OPERATORS_ROOM).emit('notice', notice));
-  const fresh = (): Pick<SocketData, 'deviceTag' | 'rooms' | 'hellos' | 'refused' | 'watching'> => ({
+  // A notice of the service's own upkeep (no account) tells every console what to look at again, not which.
+  const operators = attachOperators(ctx, (notice, account) =>
+    account === undefined
+      ? io.to(OPERATORS_ROOM).emit('notice', { resource: notice.resource })
+      : io.to(operatorsRoom(account)).emit('notice', notice),
+  );
+  const fresh = (
+    account: string,
+  ): Pick<SocketData, 'account' | 'deviceTag' | 'rooms' | 'hellos' | 'refused' | 'watching'> => ({
+    account,
     deviceTag: null,
     rooms: new Set(),
     hellos: new TokenBucket(HELLO_RATE),
@@ -111,7 +123,7 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
     const session = await sessionOf(ctx, cookie);
     if (!session) return refusal(SESSION_EXPIRED_MESSAGE);
     const own = { id: session.id, userId: session.user_id, secret: cookie };
-    socket.data = { ...fresh(), secret: null, tokenId: null, session: own };
+    socket.data = { ...fresh(session.account_id), secret: null, tokenId: null, session: own };
     return null;
   }
 
@@ -138,7 +150,7 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
       token = null;
     }
     if (!secret || !token || !grants(token.scope, 'read')) return next(refusal(UNAUTHORIZED_MESSAGE));
-    socket.data = { ...fresh(), secret, tokenId: token.id, session: null };
+    socket.data = { ...fresh(token.account_id), secret, tokenId: token.id, session: null };
     next();
   });
 
@@ -181,7 +193,7 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
     }
     socket.data.deviceTag = parsed.data.device_tag;
     // A socket gone while its token was checked has already left presence: it must not come back.
-    if (socket.connected) presence.hello(socket.id, parsed.data.device_tag);
+    if (socket.connected) presence.hello(socket.id, socket.data.account, parsed.data.device_tag);
     await subscriber.update([socket]);
     ack(await replays.run(() => replay(log, parsed.data.last_event_id, [...socket.data.rooms])));
   }
@@ -200,7 +212,7 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
           error: `too many watches: at most ${HELLO_RATE.burst} at once; watch again later`,
         });
       }
-      operators.watch(socket, ack).catch((error: unknown) => {
+      withAccount(socket.data.account, () => operators.watch(socket, ack)).catch((error: unknown) => {
         app.log.error({ err: error }, 'watch failed');
         ack({ ok: false, error: 'the service could not answer the watch; try again' });
       });
@@ -223,7 +235,8 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
       }
       socket.data.refused = 0;
       if (typeof ack !== 'function') return;
-      answerHello(socket, raw, ack).catch((error: unknown) => {
+      // As the socket's account: its rooms, replay and presence are that account's.
+      withAccount(socket.data.account, () => answerHello(socket, raw, ack)).catch((error: unknown) => {
         app.log.error({ err: error }, 'hello failed');
         ack({
           resync: true,

@@ -1,7 +1,9 @@
+import { currentAccount } from '../accounts/scope';
 import type { RealtimeEvent } from '../../src/shared/events';
 import type { OperatorNotice, OperatorResource } from '../../src/shared/notices';
 
-export type NoticeSink = (notice: OperatorNotice) => void;
+/** A notice, and the account whose consoles hear it (undefined: the service's own upkeep, heard by all without an id). */
+export type NoticeSink = (notice: OperatorNotice, account: string | undefined) => void;
 
 /**
  * Tells watching consoles that something changed (src/shared/notices.ts). The events of the log
@@ -17,9 +19,11 @@ export class NoticeBus {
     return () => this.sinks.delete(sink);
   }
 
+  /** Told to the consoles of the current account (accounts/scope.ts). */
   changed(resource: OperatorResource, id?: string): void {
     const notice: OperatorNotice = id === undefined ? { resource } : { resource, id };
-    for (const sink of this.sinks) sink(notice);
+    const account = currentAccount();
+    for (const sink of this.sinks) sink(notice, account);
   }
 }
 

@@ -6,11 +6,15 @@ import type { ServiceContext } from '../context';
 import { SESSION_EXPIRED_MESSAGE, UNAUTHORIZED_MESSAGE } from '../http/auth-hook';
 import { SESSION_COOKIE } from '../http/session-cookie';
 import type { SessionWithUser } from '../repositories/sessions';
-import { noticeOf } from './notices';
+import { noticeOf, type NoticeSink } from './notices';
 import type { SessionEnd } from './session-ends';
 
-/** The room of the sockets that said `watch`: consoles, never devices. */
+/**
+ * The rooms of the sockets that said `watch`, consoles, never devices: every console's, where the
+ * notices of the service's own upkeep go (without ids), and its account's, where its notices go.
+ */
 export const OPERATORS_ROOM = 'operators';
+export const operatorsRoom = (account: string) => `operators:${account}`;
 
 /** A console signed in by the session cookie: the session, and its secret to check it again. */
 export interface SocketSession {
@@ -21,6 +25,8 @@ export interface SocketSession {
 
 /** What this file needs of a socket's data (realtime/hub.ts keeps the rest). */
 export interface OperatorData {
+  /** The account of the token or the session's user. */
+  account: string;
   /** The token's secret, null for a socket signed in by the cookie. */
   secret: string | null;
   session: SocketSession | null;
@@ -66,7 +72,7 @@ async function liveSession(ctx: ServiceContext, session: SocketSession): Promise
  */
 export function attachOperators(
   ctx: ServiceContext,
-  emitNotice: (notice: ReturnType<typeof noticeOf>) => void,
+  emitNotice: NoticeSink,
 ): {
   track(socket: OperatorSocket): void;
   watch(socket: OperatorSocket, ack: (answer: WatchAck) => void): Promise<void>;
@@ -126,7 +132,7 @@ export function attachOperators(
       }
       if (!socket.connected) return;
       socket.data.watching = true;
-      await socket.join(OPERATORS_ROOM);
+      await socket.join([OPERATORS_ROOM, operatorsRoom(socket.data.account)]);
       ack({ ok: true });
     },
 

@@ -1,3 +1,4 @@
+import { withAccount } from '../accounts/scope';
 import { recordSocketGone } from '../actions/devices';
 import type { Cancel, ServiceContext } from '../context';
 
@@ -16,6 +17,13 @@ export const PING_TIMEOUT_MS = 5_000;
  */
 export const SOCKET_GRACE_MS = 5_000;
 
+/** A device in presence's maps: its account and tag (a tag names a device within one account). */
+const deviceKey = (account: string, tag: string) => JSON.stringify([account, tag]);
+const ofKey = (key: string) => {
+  const [account, tag] = JSON.parse(key) as [string, string];
+  return { account, tag };
+};
+
 /**
  * Presence that follows the devices' sockets: the tag each socket said hello as, and, when the
  * last socket of a device is gone, a grace timer on the context's clock. A device that has no
@@ -26,9 +34,9 @@ export const SOCKET_GRACE_MS = 5_000;
  * that never hold a socket.
  */
 export class SocketPresence {
-  /** The tag each socket said hello as, by socket id. */
-  private readonly tagOf = new Map<string, string>();
-  /** The sockets of each tag. */
+  /** The device (deviceKey) each socket said hello as, by socket id. */
+  private readonly deviceOf = new Map<string, string>();
+  /** The sockets of each device. */
   private readonly socketsOf = new Map<string, Set<string>>();
   private readonly graces = new Map<string, Cancel>();
   private closed = false;
@@ -38,37 +46,42 @@ export class SocketPresence {
     private readonly graceMs = SOCKET_GRACE_MS,
   ) {}
 
-  /** Socket `socketId` said hello as `tag` (a later hello may name another tag). */
-  hello(socketId: string, tag: string): void {
+  /** Socket `socketId` said hello as `tag` of `account` (a later hello may name another tag). */
+  hello(socketId: string, account: string, tag: string): void {
     if (this.closed) return;
-    const previous = this.tagOf.get(socketId);
-    if (previous === tag) return;
+    const device = deviceKey(account, tag);
+    const previous = this.deviceOf.get(socketId);
+    if (previous === device) return;
     if (previous !== undefined) this.gone(socketId);
-    this.tagOf.set(socketId, tag);
-    const sockets = this.socketsOf.get(tag) ?? new Set();
-    this.socketsOf.set(tag, sockets.add(socketId));
-    this.graces.get(tag)?.();
-    this.graces.delete(tag);
+    this.deviceOf.set(socketId, device);
+    const sockets = this.socketsOf.get(device) ?? new Set();
+    this.socketsOf.set(device, sockets.add(socketId));
+    this.graces.get(device)?.();
+    this.graces.delete(device);
   }
 
   /** Socket `socketId` disconnected (or said hello as another tag). */
   gone(socketId: string): void {
-    const tag = this.tagOf.get(socketId);
-    if (tag === undefined) return;
-    this.tagOf.delete(socketId);
-    const sockets = this.socketsOf.get(tag);
+    const device = this.deviceOf.get(socketId);
+    if (device === undefined) return;
+    this.deviceOf.delete(socketId);
+    const sockets = this.socketsOf.get(device);
     sockets?.delete(socketId);
     if (sockets?.size) return;
-    this.socketsOf.delete(tag);
-    if (this.closed || this.graces.has(tag)) return;
+    this.socketsOf.delete(device);
+    if (this.closed || this.graces.has(device)) return;
     const since = this.ctx.clock.now();
     const cancel = this.ctx.clock.setTimeout(() => {
-      this.graces.delete(tag);
-      return recordSocketGone(this.ctx, tag, since).catch((error: unknown) =>
-        this.ctx.log.error({ err: error }, `could not turn device ${tag} offline after its socket went`),
+      this.graces.delete(device);
+      const { account, tag } = ofKey(device);
+      return withAccount(account, () => recordSocketGone(this.ctx, tag, since)).catch((error: unknown) =>
+        this.ctx.log.error(
+          { err: error },
+          `could not turn device ${tag} of account ${account} offline after its socket went`,
+        ),
       );
     }, this.graceMs);
-    this.graces.set(tag, cancel);
+    this.graces.set(device, cancel);
   }
 
   /**

@@ -1,6 +1,13 @@
-/** socket.io rooms: a device socket joins the rooms of everything it shows. */
+import { DEFAULT_ACCOUNT_ID, accountOrDefault } from '../accounts/scope';
+
+/**
+ * socket.io rooms: a device socket joins the rooms of everything it shows. Ids are unique in the
+ * whole store; a tag only within its account, so a device's room names the account (but the
+ * default one's, whose rooms are those of the events logged before accounts).
+ */
 export const rooms = {
-  device: (tag: string) => `device:${tag}`,
+  device: (tag: string, account = accountOrDefault()) =>
+    account === DEFAULT_ACCOUNT_ID ? `device:${tag}` : `device:${account}/${tag}`,
   playlist: (id: string) => `playlist:${id}`,
   board: (id: string) => `board:${id}`,
   flow: (id: string) => `flow:${id}`,

@@ -1,7 +1,9 @@
-/** What the subscriber needs of a socket: its device, and the rooms it is in. */
+import { withAccount } from '../accounts/scope';
+
+/** What the subscriber needs of a socket: its account and device, and the rooms it is in. */
 export interface Subscribable {
   readonly connected: boolean;
-  data: { deviceTag: string | null; rooms: Set<string> };
+  data: { account: string; deviceTag: string | null; rooms: Set<string> };
   join(room: string): unknown;
   leave(room: string): unknown;
 }
@@ -82,9 +84,18 @@ export class Subscriber<S extends Subscribable> {
 
   private async apply(sockets: ReadonlySet<S>): Promise<void> {
     const live = [...sockets].filter((socket) => socket.connected && socket.data.deviceTag !== null);
+    // A tag names a device within its account: each account's are looked up as that account.
+    for (const account of new Set(live.map((socket) => socket.data.account))) {
+      await this.applyIn(
+        account,
+        live.filter((socket) => socket.data.account === account),
+      );
+    }
+  }
+
+  private async applyIn(account: string, live: readonly S[]): Promise<void> {
     const tags = [...new Set(live.map((socket) => socket.data.deviceTag as string))];
-    if (tags.length === 0) return;
-    const roomsByTag = await this.roomsOf(tags);
+    const roomsByTag = await withAccount(account, () => this.roomsOf(tags));
     for (const socket of live) {
       // One that left during the query must not be put back in rooms (socket.io would keep it).
       if (!socket.connected) continue;
