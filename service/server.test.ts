@@ -82,6 +82,45 @@ describe('the service process', () => {
     expect((await get(service, '/health', secret)).status).toBe(200);
   }, 60_000);
 
+  it('makes an account, and a token of it that sees its resources only', async () => {
+    const made = await runServiceCommand(['account', 'create', '--name', 'Acme', '--data', dataDir]);
+    expect(made.code, made.stderr).toBe(0);
+    const account = made.stdout.trim();
+    expect(account).toMatch(/^acc_\w+$/);
+    const again = await runServiceCommand(['account', 'create', '--name', 'Acme', '--data', dataDir]);
+    expect(again.stderr).toContain('an account named "Acme" already exists');
+    expect((await runServiceCommand(['account', 'list', '--data', dataDir])).stdout).toBe(
+      `default\tDefault\n${account}\tAcme\n`,
+    );
+    const token = await runServiceCommand([
+      'token',
+      'create',
+      '--scope',
+      'full',
+      '--account',
+      account,
+      '--data',
+      dataDir,
+    ]);
+    const unknown = await runServiceCommand([
+      'token',
+      'create',
+      '--scope',
+      'full',
+      '--account',
+      'acc_none',
+      '--data',
+      dataDir,
+    ]);
+    expect(unknown.stderr).toContain('there is no account acc_none');
+    const service = await start();
+    const secret = token.stdout.trim();
+    expect(((await (await get(service, '/account', secret)).json()) as { name: string }).name).toBe('Acme');
+    // The environment's admin token is the default account's: it does not see Acme's token.
+    const tokens = (await (await get(service, '/account/tokens')).json()) as { name: string }[];
+    expect(tokens.map((t) => t.name)).toEqual(['WALLBOARD_ADMIN_TOKEN']);
+  }, 60_000);
+
   it('explains bad options and lists every option in --help', async () => {
     const help = await runServiceCommand(['--help']);
     for (const option of [
@@ -91,6 +130,8 @@ describe('the service process', () => {
       '--database-url',
       '--offline-after',
       'token create',
+      'account create',
+      '--account',
     ]) {
       expect(help.stdout).toContain(option);
     }
