@@ -18,7 +18,9 @@ beforeAll(async () => {
     { clock },
     {
       log: (event: LogEvent) => {
-        if (event.level === 'query') counting?.push(event.query.sql);
+        // Reads only: a token's last use is written in the background, whenever it falls due.
+        if (event.level === 'query' && /^\s*(select|with)\b/i.test(event.query.sql))
+          counting?.push(event.query.sql);
       },
     },
   );
@@ -173,6 +175,7 @@ describe('the screens overview', () => {
   it('takes the same number of statements for 2 devices and for 1,000, and answers them quickly', async () => {
     await overview();
     const few = await statementsOfOverview();
+    expect(few).toBeGreaterThan(0);
     const playlist = (await service.call('POST', '/playlists', { name: 'Fleet', items: [] })).json();
     await fleet(1000, playlist.id);
     await overview();
