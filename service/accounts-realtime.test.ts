@@ -11,8 +11,15 @@ let other: { id: string; token: string; call: AccountCall };
 let url: string;
 const clients = clientsOf(() => url);
 
+interface Shown {
+  channel: string;
+  flow: string;
+  board: string;
+  playlist: string;
+}
+
 /** A playlist of one board of its default channel on screen "lobby", in the account `call` acts for. */
-async function lobbyShowingNews(call: AccountCall): Promise<{ channel: string; flow: string }> {
+async function lobbyShowingABoard(call: AccountCall): Promise<Shown> {
   const made = async (url: string, body: unknown) => {
     const response = await call('POST', url, body);
     expect(response.statusCode, response.body).toBe(201);
@@ -27,8 +34,35 @@ async function lobbyShowingNews(call: AccountCall): Promise<{ channel: string; f
   const items = [{ type: 'board', board_id: board, duration: 10 }];
   const playlist = await made('/playlists', { name: 'Loop', items });
   await made('/devices', { tag: 'lobby', playlist_id: playlist });
-  return { channel, flow };
+  return { channel, flow, board, playlist };
 }
+
+/** Every kind of realtime event, once each, from a change of what "lobby" shows. */
+async function everyChange(call: AccountCall, shown: Shown, title: string): Promise<void> {
+  const changes: [string, string, unknown][] = [
+    ['POST', `/channels/${shown.channel}/notifications`, { title, message: 'm' }],
+    ['PUT', '/flows/cpu/metrics', { value: 1 }],
+    ['PATCH', `/flows/${shown.flow}`, { errored: false }],
+    ['PATCH', `/boards/${shown.board}`, { name: title }],
+    ['PATCH', `/playlists/${shown.playlist}`, { name: title }],
+    ['POST', '/devices/lobby/commands', { type: 'identify' }],
+    ['PATCH', '/devices/lobby', { name: title }],
+  ];
+  for (const [method, url, body] of changes) {
+    const response = await call(method as 'POST', url, body);
+    expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
+  }
+}
+
+const EVERY_TYPE = [
+  'board.changed',
+  'command.created',
+  'device.changed',
+  'flow.changed',
+  'metrics.changed',
+  'notification.created',
+  'playlist.changed',
+];
 
 function heard(client: Client): RealtimeEvent[] {
   const events: RealtimeEvent[] = [];
@@ -45,9 +79,9 @@ afterEach(() => clients.closeAll());
 afterAll(() => service.close());
 
 describe('realtime between accounts', () => {
-  it("pushes each account's changes to its own screen of a shared tag, and replays only those", async () => {
-    const ours = await lobbyShowingNews(service.call);
-    const theirs = await lobbyShowingNews(other.call);
+  it('pushes every kind of event to the screen of its own account only, of two of the same tag, and replays only those', async () => {
+    const ours = await lobbyShowingABoard(service.call);
+    const theirs = await lobbyShowingABoard(other.call);
     const ourScreen = clients.open();
     const theirScreen = clients.open(other.token);
     const { last_event_id: seen } = await hello(theirScreen, null);
@@ -55,31 +89,19 @@ describe('realtime between accounts', () => {
     const ourEvents = heard(ourScreen);
     const theirEvents = heard(theirScreen);
 
-    expect(
-      (await service.call('POST', `/channels/${ours.channel}/notifications`, { title: 'ours', message: 'm' }))
-        .statusCode,
-    ).toBe(201);
-    expect((await service.call('PUT', '/flows/cpu/metrics', { value: 1 })).statusCode).toBe(200);
-    expect(
-      (
-        await other.call('POST', `/channels/${theirs.channel}/notifications`, {
-          title: 'theirs',
-          message: 'm',
-        })
-      ).statusCode,
-    ).toBe(201);
-    await other.call('PATCH', '/devices/lobby', { name: 'Their lobby' });
+    await everyChange(service.call, ours, 'ours');
+    await everyChange(other.call, theirs, 'theirs');
 
-    await vi.waitFor(() =>
-      expect(theirEvents.map((event) => event.type)).toEqual(['notification.created', 'device.changed']),
-    );
-    await vi.waitFor(() =>
-      expect(ourEvents.map((event) => event.type)).toEqual(['notification.created', 'metrics.changed']),
-    );
+    const types = (events: RealtimeEvent[]) => events.map((event) => event.type).sort();
+    await vi.waitFor(() => expect(types(theirEvents)).toEqual(EVERY_TYPE));
+    await vi.waitFor(() => expect(types(ourEvents)).toEqual(EVERY_TYPE));
+    // None of the other account's: their payloads name their own resources and titles only.
+    for (const id of Object.values(ours)) expect(JSON.stringify(theirEvents)).not.toContain(`"${id}"`);
     expect(JSON.stringify(theirEvents)).not.toContain('ours');
 
     const replayed = await hello(clients.open(other.token), seen);
-    expect(replayed.events.map((event) => event.type)).toEqual(['notification.created', 'device.changed']);
+    expect(types(replayed.events)).toEqual(EVERY_TYPE);
+    expect(JSON.stringify(replayed.events)).not.toContain('ours');
   });
 
   it("tells each account's consoles of their account's changes only", async () => {
