@@ -39,6 +39,8 @@ Options:
   --body-limit <bytes>     largest request body (default ${DEFAULT_CONFIG.bodyLimit})
   --media-max-mb <mb>      largest file of the media library (default ${DEFAULT_CONFIG.mediaMaxBytes / 1024 / 1024});
                            on the embedded store the files are kept in <data>/media
+  --drain-seconds <s>      on SIGTERM, say so on /health (503) for this long before closing, so that a
+                           load balancer stops sending here first (default 0; 5 with --database-url)
   --log-level <level>      fatal, error, warn, info, debug or silent (default info)
   --scripts-http-allow <list>
                            where scripts' wallboard/http may connect besides public addresses:
@@ -88,6 +90,8 @@ export type Command =
       logLevel: string;
       /** Announce over mDNS: asked (no --no-mdns) and reachable from the network (not loopback only). */
       mdns: boolean;
+      /** How long a stopping node says it drains before it closes (`--drain-seconds`). */
+      drainSeconds: number;
     }
   | {
       kind: 'token-create';
@@ -263,6 +267,7 @@ export function parseCommand(argv: string[]): Command {
       'map-attribution': { type: 'string' },
       'map-max-zoom': { type: 'string' },
       'weather-url': { type: 'string', default: DEFAULT_CONFIG.weatherUrl },
+      'drain-seconds': { type: 'string' },
       'allow-http-media': { type: 'boolean', default: false },
       'custom-widgets-network': { type: 'boolean', default: false },
       'events-keep': { type: 'string', default: String(DEFAULT_CONFIG.eventRetention) },
@@ -330,6 +335,13 @@ export function parseCommand(argv: string[]): Command {
     store,
     logLevel: values['log-level'],
     mdns: values.mdns && !loopbackOnly(values.host),
+    // Behind a load balancer (PostgreSQL, several nodes) long enough for its health checks to see it.
+    drainSeconds: wholeNumber(
+      'drain-seconds',
+      values['drain-seconds'] ?? (store.databaseUrl ? '5' : '0'),
+      0,
+      300,
+    ),
     config: {
       ...DEFAULT_CONFIG,
       offlineAfterSeconds: wholeNumber('offline-after', values['offline-after'], 1, 86400),

@@ -123,16 +123,19 @@ export function createContext(
   clock: Clock,
   log: ServiceLog,
 ): ServiceContext {
+  const node = new NodeState();
+  const auth = new TokenAuthenticator(new TokenRepository(db), () => clock.now());
+  auth.revokeThrough(node.bus);
   const ctx = {
     db,
     config,
     clock,
     log,
-    auth: new TokenAuthenticator(new TokenRepository(db), () => clock.now()),
+    auth,
     events: new EventPublisher(db),
     notices: new NoticeBus(),
-    sessionEnds: new SessionEnds(),
-    node: new NodeState(),
+    sessionEnds: new SessionEnds(node.bus),
+    node,
   } as ServiceContext;
   // The jobs act through the context that holds them.
   ctx.jobs = serviceJobs(ctx);

@@ -73,7 +73,7 @@ async function run(command: Command): Promise<void> {
     logger: logOptions('service', command.logLevel),
     ...(command.mdns ? { mdns: {} } : {}),
   });
-  closeOnSignals(() => stopService(app, db), {
+  closeOnSignals(() => stopService(app, db, command.drainSeconds * 1000), {
     info: (line) => app.log.info(line),
     error: (line) => app.log.error(line),
   });

@@ -224,9 +224,11 @@ describe('errors common to every route', () => {
   });
 
   it('serves health without a token, and the OpenAPI description', async () => {
-    expect((await service.call('GET', '/health', undefined, null)).json()).toEqual({
+    expect((await service.call('GET', '/health', undefined, null)).json()).toMatchObject({
       status: 'ok',
       database: service.db.kind,
+      leading: true,
+      checks: { store: 'ok' },
     });
     const openapi = (await service.call('GET', '/openapi.json', undefined, null)).json();
     expect(openapi.openapi).toMatch(/^3\./);

@@ -13,6 +13,8 @@ export interface Queryable {
 }
 
 export interface Database extends Queryable {
+  /** PostgreSQL's connection string: the realtime between nodes opens connections of its own. */
+  readonly url?: string;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;

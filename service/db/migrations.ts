@@ -1,6 +1,7 @@
 import { sql, type ColumnDefinitionBuilder, type SqlBool } from 'kysely';
 import type { Queryable, StoreKind } from './database';
 import { accounts } from './migrations/accounts';
+import { cluster } from './migrations/cluster';
 import { commandsAndPlays } from './migrations/commands';
 import { media } from './migrations/media';
 import { operators } from './migrations/operators';
@@ -217,5 +218,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'operators', up: operators },
   { version: 8, name: 'schedules', up: schedules },
   { version: 9, name: 'web-content', up: webContent },
+  { version: 10, name: 'cluster', up: cluster },
   { version: 11, name: 'accounts', up: accounts, foreignKeysOff: true },
 ];

@@ -38,5 +38,5 @@ export async function openPostgres(connectionString: string, log?: LogConfig): P
     await kysely.destroy();
     throw error;
   }
-  return databaseOn('postgres', kysely, () => kysely.destroy());
+  return { ...databaseOn('postgres', kysely, () => kysely.destroy()), url: connectionString };
 }

@@ -34,6 +34,13 @@ export interface AccountsTable {
   created_at: DefaultTimestamp;
 }
 
+export interface LeasesTable {
+  name: string;
+  /** The node holding it (NodeState.id). */
+  holder: string;
+  expires_at: Timestamp;
+}
+
 export interface SchemaMigrationsTable {
   version: number;
   name: string;
@@ -338,6 +345,7 @@ export interface MediaChunksTable {
 }
 
 export interface Schema {
+  leases: LeasesTable;
   accounts: AccountsTable;
   schema_migrations: SchemaMigrationsTable;
   tokens: TokensTable;

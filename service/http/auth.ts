@@ -1,3 +1,4 @@
+import type { ClusterBus } from '../cluster/node-state';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { TokenScope } from '../../src/shared/token';
@@ -117,6 +118,9 @@ export class AuthRateLimited extends RateLimited {
   }
 }
 
+/** The bus topic of a deleted token's id. */
+const TOKEN_REVOKED = 'tokens.revoked';
+
 /**
  * Checks secrets against the stored hashes. Known tokens are cached by hash in a bounded LRU with
  * expiry (and dropped when deleted), so a request costs no query; `last_used_at` is written at
@@ -131,6 +135,8 @@ export class TokenAuthenticator {
   private readonly revoked: LRUCache<string, true>;
   private readonly failures: KeyedLimiter;
   private readonly revokedListeners = new Set<(id: string) => void>();
+  /** Tells every node of a deletion (revokeThrough); null: this node alone. */
+  private announce: ((id: string) => void) | null = null;
 
   constructor(
     private readonly tokens: TokenRepository,
@@ -187,8 +193,22 @@ export class TokenAuthenticator {
     return () => this.revokedListeners.delete(listener);
   }
 
-  /** The token `id` was deleted: refused from now on, and whoever listens is told at once. */
+  /**
+   * Deletions go through `bus` from now on, so that every node of the service forgets a token
+   * deleted on any of them (each node keeps its own cache).
+   */
+  revokeThrough(bus: ClusterBus): void {
+    this.announce = (id) => bus.publish(TOKEN_REVOKED, id);
+    bus.subscribe(TOKEN_REVOKED, (id) => this.forgetHere(id as string));
+  }
+
+  /** The token `id` was deleted: refused from now on, on every node, and whoever listens is told at once. */
   forget(id: string): void {
+    if (this.announce) this.announce(id);
+    else this.forgetHere(id);
+  }
+
+  private forgetHere(id: string): void {
     for (const [hash, token] of this.cache.entries()) if (token.id === id) this.cache.delete(hash);
     this.touched.delete(id);
     this.revoked.set(id, true);

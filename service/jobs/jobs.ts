@@ -21,7 +21,9 @@ export class Jobs {
     return job;
   }
 
+  /** Starts every job; after a stop, again (a node that leads again: cluster/leases.ts). */
   async start(): Promise<void> {
+    this.stopping = null;
     for (const job of this.all) await job.start();
   }
 

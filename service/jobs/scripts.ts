@@ -4,28 +4,45 @@ import { ScriptRunner } from '../scripts/runner';
 import { ScriptScheduler } from '../scripts/scheduler';
 import type { Job } from './jobs';
 
+/** A script changed on some node: `from` names it, whose own scheduler followed already. */
+const SCRIPTS_CHANGED = 'scripts.changed';
+
 /**
- * The scripts' runner and their scheduler, as one job: the script actions tell it of their
- * writes, the run route asks it for a manual run.
+ * The scripts' runner, on every node (the run route asks it for a manual run), and their
+ * scheduler, `schedules`, which runs on the node that leads (jobs/service-jobs.ts) so that each
+ * scheduled run happens once across the nodes. The script actions tell it of their writes; a
+ * write on another node reaches the leader over the bus between nodes.
  */
 export class ScriptJob implements Job {
   readonly name = 'scripts';
+  readonly schedules: Job;
   private readonly runner: ScriptRunner;
   private readonly scheduler: ScriptScheduler;
   private stopped: Promise<void> | null = null;
+  private unsubscribe: (() => void) | null = null;
 
-  constructor(ctx: ServiceContext) {
+  constructor(private readonly ctx: ServiceContext) {
     const onError = (error: unknown) => ctx.log.error({ err: error }, 'script run failed');
     this.runner = new ScriptRunner(ctx, { onError });
-    this.scheduler = new ScriptScheduler(ctx, this.runner, onError);
+    const scheduler = new ScriptScheduler(ctx, this.runner, onError);
+    this.scheduler = scheduler;
+    this.schedules = {
+      name: 'script schedules',
+      start: () => scheduler.start(),
+      stop: async () => scheduler.stop(),
+    };
   }
 
-  start(): Promise<void> {
-    return this.scheduler.start();
+  start(): void {
+    this.unsubscribe = this.ctx.node.bus.subscribe(SCRIPTS_CHANGED, (payload) => {
+      const { id, from } = payload as { id: string; from: string };
+      if (from !== this.ctx.node.id) this.scheduler.changed(id).catch(() => undefined);
+    });
   }
 
-  /** The script was created, changed or deleted; resolves once its schedule follows. */
+  /** The script was created, changed or deleted; resolves once this node's schedule follows. */
   changed(id: string): Promise<void> {
+    this.ctx.node.bus.publish(SCRIPTS_CHANGED, { id, from: this.ctx.node.id });
     return this.scheduler.changed(id);
   }
 
@@ -36,6 +53,7 @@ export class ScriptJob implements Job {
 
   /** Runs under way are aborted (a manual one answers 503 at once) and waited for. */
   stop(): Promise<void> {
+    this.unsubscribe?.();
     this.scheduler.stop();
     this.stopped ??= this.runner.close();
     return this.stopped;

@@ -2,6 +2,7 @@ import { sweepPresence } from '../actions/devices';
 import type { ServiceContext } from '../context';
 import { commandsPass, COMMANDS_PASS_INTERVAL_MS } from './commands';
 import { Jobs, every } from './jobs';
+import { Leadership } from '../cluster/leases';
 import { pairingExpiry } from './pairings';
 import { pruneStore, RETENTION_INTERVAL_MS } from './retention';
 import { ScriptJob } from './scripts';
@@ -14,20 +15,29 @@ export function sweepIntervalMs(offlineAfterSeconds: number): number {
 }
 
 /** The jobs others talk to have a name here. */
-export type ServiceJobs = Jobs & { readonly scripts: ScriptJob };
+export type ServiceJobs = Jobs & { readonly scripts: ScriptJob; readonly leadership: Leadership };
 
-/** Every background job of the service, in the order they start. */
+/**
+ * Every background job of the service. What must happen once across the service's nodes runs on
+ * the node that leads (cluster/leases.ts), in the order it starts; the scripts' runner, which
+ * answers manual runs, runs on every node.
+ */
 export function serviceJobs(ctx: ServiceContext): ServiceJobs {
-  const jobs = new Jobs();
+  const once = new Jobs();
   // A device is seen offline at most a third of its grace period late.
-  jobs.add(
+  once.add(
     every(ctx, 'presence sweep', sweepIntervalMs(ctx.config.offlineAfterSeconds), () => sweepPresence(ctx)),
   );
-  jobs.add(every(ctx, 'pruning the store', RETENTION_INTERVAL_MS, () => pruneStore(ctx)));
-  jobs.add(pairingExpiry(ctx));
+  once.add(every(ctx, 'pruning the store', RETENTION_INTERVAL_MS, () => pruneStore(ctx)));
+  once.add(pairingExpiry(ctx));
   // A command is failed as expired at most a minute after its time.
-  jobs.add(every(ctx, 'commands and plays', COMMANDS_PASS_INTERVAL_MS, () => commandsPass(ctx)));
-  jobs.add(sessionPruning(ctx));
-  jobs.add(new WeatherJob(ctx));
-  return Object.assign(jobs, { scripts: jobs.add(new ScriptJob(ctx)) });
+  once.add(every(ctx, 'commands and plays', COMMANDS_PASS_INTERVAL_MS, () => commandsPass(ctx)));
+  once.add(sessionPruning(ctx));
+  once.add(new WeatherJob(ctx));
+  const scripts = new ScriptJob(ctx);
+  once.add(scripts.schedules);
+  const jobs = new Jobs();
+  const leadership = jobs.add(new Leadership(ctx, once));
+  jobs.add(scripts);
+  return Object.assign(jobs, { scripts, leadership });
 }

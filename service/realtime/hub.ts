@@ -24,6 +24,7 @@ import {
   sessionCookieOf,
   type SocketSession,
 } from './operators';
+import { connectNodes, type InterServerEvents } from './cluster';
 import { Gate, replay } from './replay';
 import { Subscriber } from './subscriber';
 import { roomsOfDevices } from './subscriptions';
@@ -44,8 +45,8 @@ interface SocketData {
   refused: number;
 }
 
-type DeviceSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-export type Hub = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+type DeviceSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type Hub = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 /**
  * Hellos one socket may send. A device says hello once per connection and retries a refused one
@@ -57,6 +58,9 @@ export const HELLO_RATE: Rate = { burst: 5, perSecond: 1 };
 export const HELLO_REFUSALS = 10;
 /** Replays under way at once (see Gate). */
 const REPLAYS_AT_ONCE = 4;
+
+/** The bus topic of the rooms whose sockets are to be put in their rooms again. */
+const RESUBSCRIBE = 'realtime.resubscribe';
 
 const STRUCTURAL: ReadonlySet<RealtimeEvent['type']> = new Set([
   'device.changed',
@@ -91,6 +95,8 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
     // A device reconnecting while the app closes is turned away, not kept open to hold the close.
     allowRequest: (_request, answer) => answer(closing ? 'the service is stopping' : null, !closing),
   });
+  // Several nodes on one PostgreSQL hear each other's events (realtime/cluster.ts).
+  const nodes = ctx.db.url ? connectNodes(io, ctx, ctx.db.url) : null;
   const log = new EventRepository(ctx.db);
   const replays = new Gate(REPLAYS_AT_ONCE);
   const subscriber = new Subscriber<DeviceSocket>(
@@ -258,10 +264,14 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
   ctx.events.addSink((event, roomList) => {
     if (roomList.length === 0) return;
     io.to([...roomList]).emit('event', event);
-    // A change of what a device shows moves it to other rooms; the sockets of every event of
-    // the same tick (and of those arriving while a batch runs) are moved together.
-    if (STRUCTURAL.has(event.type)) subscriber.resubscribe(socketsIn(roomList));
+    if (STRUCTURAL.has(event.type)) ctx.node.bus.publish(RESUBSCRIBE, roomList);
   });
+  // A change of what a device shows moves it to other rooms, on whichever node its socket is;
+  // the sockets of every event of the same tick (and of those arriving while a batch runs) are
+  // moved together.
+  const stopResubscribing = ctx.node.bus.subscribe(RESUBSCRIBE, (roomList) =>
+    subscriber.resubscribe(socketsIn(roomList as string[])),
+  );
 
   // Before fastify closes the HTTP server, whose close waits for every connection to end: the
   // devices' WebSockets would otherwise stay open (socket.io pings keep them alive) and the
@@ -275,8 +285,10 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
   });
   app.addHook('onClose', async () => {
     stopRevoking();
+    stopResubscribing();
     operators.stop();
     await io.close();
+    await nodes?.close();
   });
   return io;
 }

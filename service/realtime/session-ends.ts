@@ -1,13 +1,24 @@
+import type { ClusterBus } from '../cluster/node-state';
+
 /** A session signed out, or every session of a user (deleted, or its password changed). */
 export type SessionEnd = { sessionId: string } | { userId: string };
 
+const SESSION_ENDED = 'sessions.ended';
+
 /**
  * Says when sessions end by an act of this service, so that the consoles' sockets signed in by
- * them are cut at once (realtime/operators.ts), as a deleted token's are. A session that expires
- * is refused at its socket's next connection or watch.
+ * them are cut at once (realtime/operators.ts), as a deleted token's are, on every node of the
+ * service: the end goes through the bus between nodes. A session that expires is refused at its
+ * socket's next connection or watch.
  */
 export class SessionEnds {
   private readonly listeners = new Set<(end: SessionEnd) => void>();
+
+  constructor(private readonly bus: ClusterBus) {
+    bus.subscribe(SESSION_ENDED, (end) => {
+      for (const listener of this.listeners) listener(end as SessionEnd);
+    });
+  }
 
   listen(listener: (end: SessionEnd) => void): () => void {
     this.listeners.add(listener);
@@ -15,6 +26,6 @@ export class SessionEnds {
   }
 
   ended(end: SessionEnd): void {
-    for (const listener of this.listeners) listener(end);
+    this.bus.publish(SESSION_ENDED, end);
   }
 }

@@ -21,6 +21,9 @@ export interface EventSummary {
   bytes: number;
 }
 
+/** Any number, the same on every node: the key of the lock that orders the events' commits. */
+const EVENT_ORDER_LOCK = 5_206_118;
+
 /** Ids per `in (...)` list when events are read by id. */
 const ID_CHUNK = 1000;
 
@@ -41,6 +44,13 @@ export class EventRepository {
   async appendAll(entries: readonly EventEntry[]): Promise<number[]> {
     if (entries.length === 0) return [];
     const { kind, kysely } = this.db;
+    // On PostgreSQL two writers may draw ids 100 and 101 and commit 101 first: a device that
+    // heard 101 and replays from there (on any node) would never get 100. Events are appended
+    // last in their transaction (realtime/publisher.ts), so holding this lock from here to the
+    // commit makes the transactions that log events commit in the order of their ids, at the
+    // cost of their last statement only. SQLite has one writer.
+    if (kind === 'postgres')
+      await sql`select pg_advisory_xact_lock(${sql.lit(EVENT_ORDER_LOCK)})`.execute(kysely);
     const rows = await kysely
       .insertInto('events')
       .values(

@@ -119,6 +119,16 @@ export class ScriptRepository {
     return row?.account_id ?? null;
   }
 
+  /** When each script's last run started, by script id. */
+  async lastRunStarts(): Promise<Map<string, Date>> {
+    const rows = await this.db.kysely
+      .selectFrom('script_runs')
+      .select((eb) => ['script_id', eb.fn.max('started_at').as('started_at')])
+      .groupBy('script_id')
+      .execute();
+    return new Map(rows.map((row) => [row.script_id, new Date(row.started_at)]));
+  }
+
   async get(id: string): Promise<Script | null> {
     const row = await this.db.kysely
       .selectFrom('scripts')

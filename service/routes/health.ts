@@ -3,7 +3,38 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { ServiceContext } from '../context';
 
+/** Longer than this, the store counts as down: a load balancer's check must not hang on it. */
+const STORE_PROBE_MS = 2_000;
+
+const healthSchema = z.object({
+  /** `ok` when this node takes traffic; `draining` while it stops; `unavailable` when a check fails. */
+  status: z.enum(['ok', 'draining', 'unavailable']),
+  database: z.enum(['sqlite', 'postgres']),
+  /** This node's id: the host, its process, and a random part. */
+  node: z.string(),
+  /** Whether this node runs the work done once across the nodes (docs/deployment.md). */
+  leading: z.boolean(),
+  /** Each part this node needs, `ok` or why not. */
+  checks: z.record(z.string(), z.string()),
+});
+
+/** Why the store does not answer, or null when it does within STORE_PROBE_MS. */
+async function storeProbe(ctx: ServiceContext): Promise<string | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`the store did not answer within ${STORE_PROBE_MS} ms`), STORE_PROBE_MS);
+  });
+  try {
+    return await Promise.race([sql`select 1`.execute(ctx.db.kysely).then(() => null), late]);
+  } catch (error) {
+    return `the store refused: ${error instanceof Error ? error.message : String(error)}`;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function healthRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
+  ctx.node.addProbe('store', () => storeProbe(ctx));
   return async (app) => {
     app.get(
       '/health',
@@ -11,15 +42,25 @@ export function healthRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         config: { permission: 'public' },
         schema: {
           tags: ['health'],
-          summary: 'Whether the service and its database answer; needs no token',
-          response: {
-            200: z.object({ status: z.literal('ok'), database: z.enum(['sqlite', 'postgres']) }),
-          },
+          summary:
+            'Whether this node takes traffic: its store (and realtime between nodes) answer; needs no token',
+          description:
+            '503 while the node drains (it was asked to stop) or when a check fails, so that a load ' +
+            'balancer takes it out: `checks` says which and why.',
+          response: { 200: healthSchema, 503: healthSchema },
         },
       },
-      async () => {
-        await sql`select 1`.execute(ctx.db.kysely);
-        return { status: 'ok' as const, database: ctx.db.kind };
+      async (_request, reply) => {
+        const { ready, draining, checks } = await ctx.node.readiness();
+        const status = ready ? 'ok' : draining ? 'draining' : 'unavailable';
+        const body = {
+          status,
+          database: ctx.db.kind,
+          node: ctx.node.id,
+          leading: ctx.jobs.leadership.isLeading,
+          checks,
+        } as const;
+        return reply.status(ready ? 200 : 503).send(body);
       },
     );
   };

@@ -30,11 +30,17 @@ export class ScriptScheduler {
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  /** Schedules the enabled scripts, those written before the start (the demo's) among them. */
+  /**
+   * Schedules the enabled scripts, those written before the start (the demo's) among them. One
+   * that ran before (on this node or the one that led before it) runs next `interval` after that
+   * run's start, so that a new leader keeps each script to once per interval.
+   */
   start(): Promise<void> {
     this.started = true;
     return this.follow(async () => {
-      for (const script of await new ScriptRepository(this.ctx.db).list()) this.apply(script.id, script);
+      const scripts = new ScriptRepository(this.ctx.db);
+      const lastRuns = await scripts.lastRunStarts();
+      for (const script of await scripts.list()) this.apply(script.id, script, lastRuns.get(script.id));
     });
   }
 
@@ -55,7 +61,7 @@ export class ScriptScheduler {
     return this.following;
   }
 
-  private apply(id: string, script: Script | null): void {
+  private apply(id: string, script: Script | null, lastRun?: Date): void {
     // Stopped while the store was being read.
     if (!this.started) return;
     const entry = this.entries.get(id);
@@ -68,7 +74,8 @@ export class ScriptScheduler {
     if (!entry) {
       const fresh: Entry = { intervalMs, cancel: null, running: false, rerun: false };
       this.entries.set(id, fresh);
-      this.schedule(id, fresh, 0);
+      const due = lastRun ? lastRun.getTime() + intervalMs - this.ctx.clock.now().getTime() : 0;
+      this.schedule(id, fresh, Math.max(0, due));
     } else {
       // Told of a write: whatever changed (its code, its flow), it runs again at once.
       entry.intervalMs = intervalMs;
