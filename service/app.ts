@@ -141,6 +141,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy ?? false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: PATH_PARAM_MAX },
     frameworkErrors: answerRouterError,
   }).withTypeProvider<ZodTypeProvider>();

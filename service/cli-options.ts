@@ -1,3 +1,4 @@
+import proxyAddr from '@fastify/proxy-addr';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { tokenScopeSchema, type TokenScope } from '../src/shared/token';
@@ -39,6 +40,8 @@ Options:
   --body-limit <bytes>     largest request body (default ${DEFAULT_CONFIG.bodyLimit})
   --media-max-mb <mb>      largest file of the media library (default ${DEFAULT_CONFIG.mediaMaxBytes / 1024 / 1024});
                            on the embedded store the files are kept in <data>/media
+  --trust-proxy <list>     believe X-Forwarded-For from these proxies (addresses, CIDR ranges or
+                           "loopback", comma-separated), so per-address limits count clients
   --drain-seconds <s>      on SIGTERM, say so on /health (503) for this long before closing, so that a
                            load balancer stops sending here first (default 0; 5 with --database-url)
   --log-level <level>      fatal, error, warn, info, debug or silent (default info)
@@ -192,6 +195,22 @@ export interface StoreChoice {
 
 const MB = 1024 * 1024;
 
+/** `--trust-proxy`: the load balancers' addresses or ranges; proxy-addr says which it cannot read. */
+function trustedProxies(value: string | undefined): string[] | null {
+  if (value === undefined) return null;
+  const list = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  try {
+    proxyAddr.compile(list);
+  } catch (error) {
+    throw new Error(`--trust-proxy: ${(error as Error).message}`, { cause: error });
+  }
+  if (list.length === 0) throw new Error('--trust-proxy needs addresses, ranges or "loopback"');
+  return list;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function wholeNumber(name: string, value: string, min: number, max: number): number {
@@ -268,6 +287,7 @@ export function parseCommand(argv: string[]): Command {
       'map-max-zoom': { type: 'string' },
       'weather-url': { type: 'string', default: DEFAULT_CONFIG.weatherUrl },
       'drain-seconds': { type: 'string' },
+      'trust-proxy': { type: 'string' },
       'allow-http-media': { type: 'boolean', default: false },
       'custom-widgets-network': { type: 'boolean', default: false },
       'events-keep': { type: 'string', default: String(DEFAULT_CONFIG.eventRetention) },
@@ -362,6 +382,7 @@ export function parseCommand(argv: string[]): Command {
       weatherUrl: webUrl('weather-url', values['weather-url']),
       httpMedia: values['allow-http-media'],
       customWidgetsNetwork: values['custom-widgets-network'],
+      trustProxy: trustedProxies(values['trust-proxy']),
     },
   };
 }

@@ -42,6 +42,12 @@ export interface ServiceConfig {
   httpMedia: boolean;
   /** Custom widgets may reach https addresses (`--custom-widgets-network`); otherwise they have no network. */
   customWidgetsNetwork: boolean;
+  /**
+   * The proxies whose X-Forwarded-For is believed (`--trust-proxy`: addresses, ranges, or
+   * `loopback`), so that limits per client address count clients, not the load balancer; null:
+   * none, the connection's address is the client's.
+   */
+  trustProxy: string[] | null;
 }
 
 /** OpenStreetMap's standard tiles, used within its tile usage policy: fetched once by the service, cached, attributed. */
@@ -65,6 +71,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   weatherUrl: 'https://api.open-meteo.com',
   httpMedia: false,
   customWidgetsNetwork: false,
+  trustProxy: null,
 };
 
 /** Cancels what a clock was asked to run. */

@@ -1,3 +1,4 @@
+import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
 import {
@@ -133,6 +134,11 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
     return null;
   }
 
+  // Behind trusted proxies (--trust-proxy), the client's address as they forward it.
+  const trusted = ctx.config.trustProxy ? proxyAddr.compile(ctx.config.trustProxy) : null;
+  const clientAddress = (socket: DeviceSocket) =>
+    trusted ? proxyAddr(socket.request, trusted) : socket.handshake.address;
+
   io.use(async (socket, next) => {
     const secret = secretOf(socket);
     const cookie = secret ? null : sessionCookieOf(socket.handshake.headers.cookie, app.parseCookie);
@@ -147,7 +153,7 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
     }
     let token;
     try {
-      token = await ctx.auth.authenticate(secret, socket.handshake.address);
+      token = await ctx.auth.authenticate(secret, clientAddress(socket));
     } catch (error) {
       if (error instanceof AuthRateLimited) {
         return next(refusal(error.message, { code: 'rate_limited', retry_after: error.retryAfterSeconds }));
