@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { io as connect, type Socket } from 'socket.io-client';
+import type { ClientToServerEvents, RealtimeEvent, ServerToClientEvents } from '../src/shared/events';
+import { sampleHeartbeat } from '../src/shared/testing/device-fixtures';
+import type { ServiceProcess } from './service-process';
+import { createTestDatabase, TEST_POSTGRES_URL } from './test-support';
+import {
+  freePort,
+  haproxyConfig,
+  haproxyInstalled,
+  healthy,
+  startHaproxy,
+  startNode,
+  type Proxy,
+} from './testing/cluster-kit';
+import { multipart } from './testing/multipart';
+import { solidPng } from './testing/png';
+
+// The deployment of docs/deployment.md on loopback: two real service processes on one PostgreSQL
+// database behind HAProxy configured as deploy/haproxy.cfg. HAProxy balances `first` here, so
+// that every device is on node A until A dies.
+const ADMIN = 'cluster-admin-token-0123456789';
+const OFFLINE_AFTER = 3;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let nodeA: ServiceProcess;
+let nodeB: ServiceProcess;
+let proxy: Proxy;
+/** When node A was killed. */
+let killed = 0;
+
+const headers = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
+const api = async <T>(base: string, method: string, path: string, body?: unknown): Promise<T> => {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    ...(body === undefined
+      ? { headers: { authorization: headers.authorization } }
+      : { headers, body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return (response.status === 204 ? undefined : await response.json()) as T;
+};
+
+/** A screen as the agent is to the service: it says hello with the last event it saw at every connection. */
+function device(tag: string) {
+  const events: RealtimeEvent[] = [];
+  let last: number | null = null;
+  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = connect(proxy.url, {
+    transports: ['websocket'],
+    auth: { token: ADMIN },
+    reconnectionDelay: 500,
+    reconnectionDelayMax: 1000,
+  });
+  const take = (event: RealtimeEvent) => {
+    if (events.some((seen) => seen.id === event.id)) return;
+    events.push(event);
+    last = Math.max(last ?? 0, event.id);
+  };
+  socket.on('event', take);
+  const connections: number[] = [];
+  socket.on('connect', () => {
+    connections.push(Date.now());
+    void socket.emitWithAck('hello', { device_tag: tag, last_event_id: last }).then((ack) => {
+      for (const event of ack.events) take(event);
+      last = Math.max(last ?? 0, ack.last_event_id);
+    });
+  });
+  return {
+    socket,
+    events,
+    connections,
+    titles: () => events.flatMap((e) => (e.type === 'notification.created' ? [e.notification.title] : [])),
+  };
+}
+
+describe.skipIf(!TEST_POSTGRES_URL || !haproxyInstalled)(
+  'two service processes behind HAProxy (needs npm run test:postgres and haproxy)',
+  () => {
+    let channel: string;
+    beforeAll(async () => {
+      database = await createTestDatabase(TEST_POSTGRES_URL ?? '');
+      const [portA, portB, portProxy] = [await freePort(), await freePort(), await freePort()];
+      const extra = ['--offline-after', String(OFFLINE_AFTER), '--drain-seconds', '0'];
+      // One after the other: the second finds the migrations applied (they also take a lock).
+      nodeA = await startNode(database.url, portA, ADMIN, extra);
+      nodeB = await startNode(database.url, portB, ADMIN, extra);
+      proxy = await startHaproxy(
+        await haproxyConfig(portProxy, [portA, portB], { balance: 'first' }),
+        portProxy,
+      );
+      await healthy(proxy.url);
+      channel = (await api<{ id: string; tag: string }[]>(nodeB.url, 'GET', '/channels'))[0]?.id ?? '';
+      const board = await api<{ id: string }>(nodeB.url, 'POST', '/boards', { name: 'Ops' });
+      const items = [{ type: 'board', board_id: board.id, duration: 10 }];
+      const playlist = await api<{ id: string }>(nodeB.url, 'POST', '/playlists', { name: 'Loop', items });
+      for (const tag of ['lobby', 'hall']) {
+        await api(nodeB.url, 'POST', '/devices', { tag, playlist_id: playlist.id });
+      }
+    }, 60_000);
+    afterAll(async () => {
+      await proxy?.stop();
+      await Promise.all([nodeA, nodeB].map((node) => node?.stop('SIGKILL')));
+      await database?.drop();
+    });
+
+    it('runs a script once per interval across the two nodes', async () => {
+      const script = await api<{ id: string }>(proxy.url, 'POST', '/scripts', {
+        name: 'tick',
+        code: 'return 1',
+        interval: '2s',
+        enabled: true,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 7_000));
+      const runs = await api<unknown[]>(proxy.url, 'GET', `/scripts/${script.id}/runs`);
+      // At 0, 2, 4 and 6 s: four runs, not eight.
+      expect(runs.length).toBeGreaterThanOrEqual(3);
+      expect(runs.length).toBeLessThanOrEqual(5);
+      await api(proxy.url, 'DELETE', `/scripts/${script.id}`);
+    }, 20_000);
+
+    it('turns a silent device offline once', async () => {
+      await api(proxy.url, 'POST', '/devices', { tag: 'quiet' });
+      await api(proxy.url, 'POST', '/devices/quiet/heartbeat', sampleHeartbeat('board'));
+      await vi.waitFor(
+        async () => {
+          const history = await api<{ entries: { kind: string }[] }>(
+            proxy.url,
+            'GET',
+            '/devices/quiet/history',
+          );
+          expect(history.entries.filter((entry) => entry.kind === 'offline')).toHaveLength(1);
+        },
+        { timeout: 10_000, interval: 500 },
+      );
+    }, 20_000);
+
+    it('serves media uploaded through one node from the other', async () => {
+      const png = solidPng(3, 3);
+      const body = multipart([{ name: 'file', filename: 'logo.png', type: 'image/png', content: png }]);
+      const upload = await fetch(`${nodeB.url}/media`, {
+        method: 'POST',
+        headers: { ...body.headers, authorization: `Bearer ${ADMIN}` },
+        body: new Uint8Array(body.payload),
+      });
+      expect(upload.status).toBe(201);
+      const media = (await upload.json()) as { id: string };
+      const read = await fetch(`${proxy.url}/media/${media.id}/content`, { headers });
+      expect(Buffer.from(await read.arrayBuffer()).equals(png)).toBe(true);
+    });
+    it('brings a notification posted to node B to the devices on node A, and after A is killed, through the proxy to B within 10 s, missing nothing', async () => {
+      const screens = [device('lobby'), device('hall')];
+      await vi.waitFor(() => expect(screens.every((screen) => screen.connections.length === 1)).toBe(true));
+      const notify = (title: string) =>
+        api(nodeB.url, 'POST', `/channels/${channel}/notifications`, { title, message: 'm' });
+      await notify('before');
+      await vi.waitFor(() =>
+        expect(screens.map((screen) => screen.titles())).toEqual([['before'], ['before']]),
+      );
+
+      killed = Date.now();
+      await nodeA.stop('SIGKILL');
+      await notify('while away 1');
+      await notify('while away 2');
+      await vi.waitFor(() => expect(screens.every((screen) => screen.connections.length === 2)).toBe(true), {
+        timeout: 10_000,
+      });
+      for (const screen of screens) expect((screen.connections[1] ?? Infinity) - killed).toBeLessThan(10_000);
+      await notify('after');
+      await vi.waitFor(() =>
+        expect(screens.map((screen) => screen.titles())).toEqual(
+          screens.map(() => ['before', 'while away 1', 'while away 2', 'after']),
+        ),
+      );
+      for (const screen of screens) screen.socket.disconnect();
+    }, 30_000);
+
+    it('hands the work done once to node B within 30 s of node A dying', async () => {
+      await vi.waitFor(
+        async () => {
+          const health = (await (await fetch(`${nodeB.url}/health`)).json()) as { leading: boolean };
+          expect(health.leading).toBe(true);
+        },
+        { timeout: 30_000, interval: 250 },
+      );
+      expect(Date.now() - killed).toBeLessThan(30_000);
+    }, 35_000);
+  },
+);
