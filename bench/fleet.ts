@@ -1,6 +1,7 @@
 // bench/fleet: N simulated devices, each a real DeviceAgent (HTTP heartbeats, socket.io, state
 // store), in one process against one service; prints the service's CPU, memory and heartbeat
-// latency. Usage: npm run bench:fleet -- [--devices 1000] [--seconds 90] [--heartbeat 30]
+// latency. Usage: npm run bench:fleet -- [--devices 1000] [--seconds 90] [--heartbeat 30]. With
+// --nodes 2 or more: several nodes behind HAProxy (bench/fleet-cluster.ts).
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,12 +13,19 @@ import type { Fetch, Logger, SystemInfo } from '../src/agent/ports';
 import { formatMs, quantile } from './stats';
 
 const { values } = parseArgs({
+  // Options of bench/fleet-cluster.ts too, which runs with --nodes 2 or more.
+  strict: false,
   options: {
+    nodes: { type: 'string', default: '1' },
     devices: { type: 'string', default: '1000' },
     seconds: { type: 'string', default: '90' },
     heartbeat: { type: 'string', default: '30' },
   },
 });
+if (Number(values.nodes) > 1) {
+  await import('./fleet-cluster');
+  process.exit(0);
+}
 const DEVICES = Number(values.devices);
 const SECONDS = Number(values.seconds);
 const HEARTBEAT = Number(values.heartbeat);
