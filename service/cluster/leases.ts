@@ -43,7 +43,11 @@ export class LeaseRepository {
   }
 
   async holder(name: string): Promise<string | null> {
-    const row = await this.db.kysely.selectFrom('leases').select('holder').where('name', '=', name).executeTakeFirst();
+    const row = await this.db.kysely
+      .selectFrom('leases')
+      .select('holder')
+      .where('name', '=', name)
+      .executeTakeFirst();
     return row?.holder ?? null;
   }
 }
