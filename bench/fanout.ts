@@ -59,6 +59,29 @@ export async function openAudience(
   };
 }
 
+/** `count` devices `<prefix>-<n>` on the playlist, made 50 at a time through `post`. */
+export async function addDevices(
+  post: (body: { tag: string; playlist_id: string }) => Promise<unknown>,
+  count: number,
+  prefix: string,
+  playlistId: string,
+): Promise<void> {
+  for (let start = 0; start < count; start += 50) {
+    await Promise.all(
+      Array.from({ length: Math.min(50, count - start) }, (_, i) =>
+        post({ tag: `${prefix}-${start + i}`, playlist_id: playlistId }),
+      ),
+    );
+  }
+}
+
+/** The sockets of the devices addDevices made, each once it said hello. */
+export function openDevices(url: string, count: number, token: string, prefix: string): Promise<Audience> {
+  return openAudience(url, count, token, (socket, index) =>
+    socket.emitWithAck('hello', { device_tag: `${prefix}-${index}`, last_event_id: null }),
+  );
+}
+
 /** Resolves once `socket` has connected. */
 export function connected(socket: BenchSocket): Promise<void> {
   return new Promise((resolve) => (socket.connected ? resolve() : socket.once('connect', () => resolve())));

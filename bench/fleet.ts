@@ -2,7 +2,7 @@
 // store), in one process against one service; prints the service's CPU, memory and heartbeat
 // latency. Usage: npm run bench:fleet -- [--devices 1000] [--seconds 90] [--heartbeat 30]. With
 // --nodes 2 or more: several nodes behind HAProxy (bench/fleet-cluster.ts).
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,6 +10,7 @@ import { spawnService } from '../service/service-process';
 import type { DeviceAgent } from '../src/agent/agent';
 import { createNodeAgent } from '../src/agent/node-agent';
 import type { Fetch, Logger, SystemInfo } from '../src/agent/ports';
+import { cpuSeconds, rssMb } from './processes';
 import { formatMs, quantile } from './stats';
 
 const { values } = parseArgs({
@@ -30,7 +31,6 @@ const DEVICES = Number(values.devices);
 const SECONDS = Number(values.seconds);
 const HEARTBEAT = Number(values.heartbeat);
 const TOKEN = 'fleet-bench-admin-token-0123';
-const TICKS_PER_SECOND = 100; // Linux's USER_HZ
 
 /** Simulated machines: systeminformation a thousand times over would measure this process, not the service. */
 const simulated: SystemInfo = {
@@ -44,16 +44,6 @@ const simulated: SystemInfo = {
   }),
 };
 const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
-
-async function cpuTicks(pid: number): Promise<number> {
-  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-async function rssBytes(pid: number): Promise<number> {
-  const match = /VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, 'utf8'));
-  return Number(match?.[1] ?? 0) * 1024;
-}
 
 const dir = await mkdtemp(join(tmpdir(), 'wallboard-fleet-'));
 const service = await spawnService(['--port', '0', '--data', join(dir, 'service'), '--log-level', 'error'], {
@@ -104,14 +94,14 @@ try {
   }
   latencies.length = 0;
   failures = 0;
-  const cpuStart = await cpuTicks(pid);
+  const cpuStart = await cpuSeconds(pid);
   const started = performance.now();
   let peakRss = 0;
   while (performance.now() - started < SECONDS * 1000) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    peakRss = Math.max(peakRss, await rssBytes(pid));
+    peakRss = Math.max(peakRss, await rssMb(pid));
   }
-  const cpuSeconds = (await cpuTicks(pid)) - cpuStart;
+  const cpuUsed = (await cpuSeconds(pid)) - cpuStart;
   const elapsed = (performance.now() - started) / 1000;
   const online = (
     (await (
@@ -122,8 +112,8 @@ try {
   ).filter((device) => device.online).length;
   const lines = [
     `bench/fleet: ${DEVICES} devices, heartbeat every ${HEARTBEAT} s (±10%), measured over ${elapsed.toFixed(0)} s`,
-    `service CPU: ${((cpuSeconds / TICKS_PER_SECOND / elapsed) * 100).toFixed(1)}% of one core`,
-    `service memory (RSS, peak): ${(peakRss / 1024 / 1024).toFixed(0)} MiB`,
+    `service CPU: ${((cpuUsed / elapsed) * 100).toFixed(1)}% of one core`,
+    `service memory (RSS, peak): ${peakRss.toFixed(0)} MiB`,
     `heartbeats: ${latencies.length} answered, ${failures} failed; latency p50 ${formatMs(quantile(latencies, 0.5))}, p99 ${formatMs(quantile(latencies, 0.99))}`,
     `devices online at the end: ${online} of ${DEVICES}`,
   ];

@@ -58,6 +58,21 @@ async function readStat(pid: string): Promise<{ pid: number; ppid: number } | un
   }
 }
 
+/** Resident set size in MB of the process `pid` alone. */
+export async function rssMb(pid: number): Promise<number> {
+  return (await rssKb(pid)) / 1024;
+}
+
+/** Linux's USER_HZ: /proc counts CPU time in these. */
+const TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user and system) the process `pid` used so far. */
+export async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
 async function rssKb(pid: number): Promise<number> {
   try {
     const status = await readFile(`/proc/${pid}/status`, 'utf8');

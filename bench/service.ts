@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnService, type ServiceProcess } from '../service/service-process';
-import { connected, measureFanout, openAudience, type Fanout } from './fanout';
+import { addDevices, connected, measureFanout, openAudience, openDevices, type Fanout } from './fanout';
 import { apiRequest, spawnFloor, treeRssMb, untilHealthy } from './processes';
 import { formatMs, quantile, table, throughput } from './stats';
 
@@ -138,16 +138,8 @@ try {
   await floor.stop();
 
   // N devices on the playlist, each with its own socket.
-  for (let start = 0; start < CLIENTS; start += 50) {
-    await Promise.all(
-      Array.from({ length: Math.min(50, CLIENTS - start) }, (_, i) =>
-        api('POST', '/devices', { tag: `bench-${start + i}`, playlist_id: playlist.id }),
-      ),
-    );
-  }
-  const audience = await openAudience(started.url, CLIENTS, TOKEN, (socket, index) =>
-    socket.emitWithAck('hello', { device_tag: `bench-${index}`, last_event_id: null }),
-  );
+  await addDevices((body) => api('POST', '/devices', body), CLIENTS, 'bench', playlist.id);
+  const audience = await openDevices(started.url, CLIENTS, TOKEN, 'bench');
   ours.fanout = await measureFanout(audience, CLIENTS, NOTIFICATIONS, async (n) => {
     return (await notify(started.url, 'fanout', `n${n}`)).id;
   });

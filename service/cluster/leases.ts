@@ -106,12 +106,17 @@ export class Leadership implements Job {
           return false;
         });
       if (this.stopped) return;
-      if (held && !this.leading) {
-        this.leading = true;
-        await this.work.start();
-      } else if (!held && this.leading) {
-        this.leading = false;
-        await this.work.stop();
+      try {
+        if (held && !this.leading) {
+          this.leading = true;
+          await this.work.start();
+        } else if (!held && this.leading) {
+          this.leading = false;
+          await this.work.stop();
+        }
+      } catch (error) {
+        // Logged, and the next turn comes all the same: a node must not stop renewing for it.
+        this.ctx.log.error({ err: error }, 'the jobs of the lease failed to start or stop');
       }
       if (!this.stopped) this.cancel = this.ctx.clock.setTimeout(() => this.renew(), RENEW_MS);
     });
