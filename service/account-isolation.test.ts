@@ -1,0 +1,269 @@
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toContentSave, type BoardContent } from '../src/shared/board-content';
+import { sampleHeartbeat } from '../src/shared/testing/device-fixtures';
+import { ADMIN_SECRET, startTestService, type AccountCall, type TestService } from './test-support';
+import { FakeClock } from './testing/fake-clock';
+import { multipart } from './testing/multipart';
+import { solidPng } from './testing/png';
+
+// The account-isolation matrix: every route of the API, called by account B with account A's ids
+// and tags, answers 404 and changes nothing of A's; B's listings hold none of A's ids; and a body
+// naming A's resources is refused. Each route is listed from the OpenAPI document, so a route
+// added without a case here fails the test. (Realtime: accounts-realtime.test.ts.)
+let service: TestService;
+let b: { id: string; token: string; call: AccountCall };
+/** A's resources, by the name of the path parameter they fill. */
+const ours: Record<string, string> = {};
+
+/** Routes that are no account's: what they answer is the same for everyone. */
+const NO_ACCOUNT: Record<string, string> = {
+  'GET /health': 'the node, not an account',
+  'POST /session': 'signing in, before any account (logins are unique in the store)',
+  'GET /session': "the caller's own session",
+  'DELETE /session': "the caller's own session",
+  'POST /pairings': 'a screen asking for a code, before any account',
+  'GET /pairings/{pairing_id}': "a screen reading its own pairing by the pairing's secret",
+  'GET /web-options': "the service's options",
+  'GET /account': "the caller's own account (accounts.test.ts)",
+  'GET /map/tiles/{z}/{x}/{y}': 'map tiles, the same for everyone',
+};
+
+/** The listings: B's hold none of A's ids. */
+const LISTS = [
+  '/users',
+  '/account/tokens',
+  '/flows',
+  '/channels',
+  '/notifications',
+  '/boards',
+  '/devices',
+  '/playlists',
+  '/groups',
+  '/media',
+  '/scripts',
+];
+
+/**
+ * The creations and writes without a parameter: what they make is the caller's account's (the
+ * store writes it), and one naming another account's resource in its body is refused (the last
+ * test). Claiming a pairing takes a screen's code, which no account owns yet.
+ */
+const CREATES = [
+  'POST /users',
+  'POST /account/tokens',
+  'POST /flows',
+  'POST /channels',
+  'POST /metrics',
+  'PATCH /metrics',
+  'POST /boards',
+  'POST /boards/import',
+  'POST /devices',
+  'POST /pairings/claim',
+  'POST /playlists',
+  'POST /groups',
+  'POST /media',
+  'POST /scripts',
+];
+
+/** A valid body for each write, so that what answers is the lookup, not the validation. */
+const BODIES: Record<string, unknown> = {
+  'PATCH /users/{id}': { role: 'viewer' },
+  'PATCH /flows/{id}': { errored: false },
+  'PATCH /channels/{id}': { name: 'Taken' },
+  'POST /channels/{channel_id}/notifications': { title: 'Taken', message: 'm' },
+  'POST /flows/{tag}/notifications': { title: 'Taken', message: 'm' },
+  'PUT /flows/{tag}/metrics': { value: 66 },
+  'PATCH /flows/{tag}/metrics': { value: 66 },
+  'PUT /flows/{tag}/data': { value: 66 },
+  'PATCH /flows/{tag}/data': { value: 66 },
+  'POST /flows/{tag}/error': { errored: true },
+  'PATCH /boards/{id}': { name: 'Taken' },
+  'POST /boards/{id}/duplicate': {},
+  'POST /boards/{id}/widgets': { flow_id: 'fl_any', column: 0, row: 0, width: 4, height: 4 },
+  'PATCH /boards/{id}/widgets/{widget_id}': { column: 1 },
+  'PATCH /devices/{tag}': { name: 'Taken' },
+  'POST /devices/{tag}/heartbeat': sampleHeartbeat('board'),
+  'POST /devices/{tag}/offline': {},
+  'POST /devices/{tag}/commands': { type: 'identify' },
+  'POST /devices/{tag}/commands/{id}/result': { status: 'done' },
+  'POST /devices/{tag}/plays': [
+    {
+      id: '0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a',
+      type: 'web',
+      board_id: null,
+      url: 'https://a.example/',
+      channel_id: null,
+      started_at: '2026-11-24T08:00:00.000Z',
+      ended_at: '2026-11-24T08:00:30.000Z',
+    },
+  ],
+  'PATCH /playlists/{id}': { name: 'Taken' },
+  'PATCH /groups/{id}': { name: 'Taken' },
+  'PATCH /scripts/{id}': { name: 'Taken' },
+  'POST /scripts/{id}/run': {},
+};
+
+/** Which of A's resources an `{id}` names, by the path before it. */
+const ID_OF: [RegExp, string][] = [
+  [/^\/users\//, 'user'],
+  [/^\/account\/tokens\//, 'token'],
+  [/^\/flows\//, 'flow'],
+  [/^\/channels\//, 'channel'],
+  [/^\/notifications\//, 'notification'],
+  [/^\/boards\//, 'board'],
+  [/^\/playlists\//, 'playlist'],
+  [/^\/groups\//, 'group'],
+  [/^\/media\//, 'media'],
+  [/^\/scripts\//, 'script'],
+  [/^\/devices\/\{tag\}\/commands\//, 'command'],
+];
+
+function concrete(path: string): string {
+  return path
+    .replace('{tag}', path.startsWith('/flows') ? ours.flowTag! : ours.deviceTag!)
+    .replace('{channel_id}', ours.channel!)
+    .replace('{widget_id}', ours.widget!)
+    .replace('{id}', () => ours[ID_OF.find(([pattern]) => pattern.test(path))?.[1] ?? 'none'] ?? 'none');
+}
+
+async function made(url: string, body: unknown): Promise<{ id: string }> {
+  const response = await service.call('POST', url, body);
+  expect([201, 202], `${url}: ${response.body}`).toContain(response.statusCode);
+  return response.json();
+}
+
+/** Every GET of A's resources, as A sees them: compared before and after B's attempts. */
+async function aView(paths: readonly string[]): Promise<string[]> {
+  return Promise.all(paths.map(async (path) => (await service.call('GET', path)).body));
+}
+
+beforeAll(async () => {
+  // A fixed clock: what A reads before and after B's attempts is the same to the byte.
+  service = await startTestService({ clock: new FakeClock('2026-11-24T08:00:00.000Z') });
+  b = await service.addAccount('B');
+  const channels = (await service.call('GET', '/channels')).json<{ id: string }[]>();
+  const parent = channels[0]?.id ?? '';
+  ours.channel = (await made('/channels', { name: 'A news', tag: 'a-news', parent_channel_id: parent })).id;
+  ours.flowTag = 'a-flow';
+  ours.flow = (await made('/flows', { tag: 'a-flow', variant: 'value', channel_id: ours.channel })).id;
+  ours.board = (await made('/boards', { name: 'A board', channel_ids: [ours.channel] })).id;
+  ours.widget = (
+    await made(`/boards/${ours.board}/widgets`, {
+      flow_id: ours.flow,
+      column: 0,
+      row: 0,
+      width: 4,
+      height: 4,
+    })
+  ).id;
+  const items = [{ type: 'board', board_id: ours.board, duration: 10 }];
+  ours.playlist = (await made('/playlists', { name: 'A loop', items })).id;
+  ours.group = (await made('/groups', { name: 'A floor' })).id;
+  ours.deviceTag = 'a-screen';
+  await made('/devices', { tag: 'a-screen', playlist_id: ours.playlist, group_id: ours.group });
+  await service.call('POST', '/devices/a-screen/heartbeat', sampleHeartbeat('board'));
+  ours.command = (await made('/devices/a-screen/commands', { type: 'identify' })).id;
+  ours.notification = (
+    await made(`/channels/${ours.channel}/notifications`, { title: 'A', message: 'm' })
+  ).id;
+  ours.script = (
+    await made('/scripts', { name: 'A script', code: 'return 1', interval: '1h', enabled: false })
+  ).id;
+  ours.user = (
+    await made('/users', { login: 'ada@a.example', role: 'admin', password: 'correct horse battery' })
+  ).id;
+  ours.token = (await made('/account/tokens', { scope: 'readonly', name: 'A token' })).id;
+  const body = multipart([{ name: 'file', filename: 'a.png', type: 'image/png', content: solidPng(2, 2) }]);
+  const media = await service.app.inject({
+    method: 'POST',
+    url: '/media',
+    headers: { ...body.headers, authorization: `Bearer ${ADMIN_SECRET}` },
+    payload: body.payload,
+  });
+  ours.media = media.json<{ id: string }>().id;
+  // A's board's content as A would save it again: a valid body for B's attempt to replace it.
+  const content = (await service.call('GET', `/boards/${ours.board}/content`)).json<BoardContent>();
+  BODIES['PUT /boards/{id}/content'] = toContentSave(content);
+});
+afterAll(() => service.close());
+
+describe('account isolation, every route', () => {
+  it("answers 404 to account B for each of A's resources, on every route, and changes nothing of A's", async () => {
+    const doc = service.app.swagger() as { paths: Record<string, Record<string, unknown>> };
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path })),
+    );
+    expect(operations.length).toBeGreaterThan(80);
+    const withParams = operations.filter(({ path }) => path.includes('{'));
+    const getsOfA = withParams.filter(({ method, path }) => method === 'GET' && !NO_ACCOUNT[`GET ${path}`]);
+    const before = await aView(getsOfA.map(({ path }) => concrete(path)));
+    const answered: string[] = [];
+    for (const { method, path } of withParams) {
+      const key = `${method} ${path}`;
+      if (NO_ACCOUNT[key]) continue;
+      const response =
+        key === 'PUT /devices/{tag}/screenshot'
+          ? await service.app.inject({
+              method: 'PUT',
+              url: concrete(path),
+              headers: { authorization: `Bearer ${b.token}`, 'content-type': 'image/png' },
+              payload: solidPng(4, 4),
+            })
+          : await b.call(method as InjectOptions['method'], concrete(path), BODIES[key]);
+      answered.push(`${key} ${response.statusCode}`);
+      expect(response.statusCode, `${key} as B: ${response.body}`).toBe(404);
+    }
+    expect(answered.length).toBeGreaterThan(50);
+    const after = await aView(getsOfA.map(({ path }) => concrete(path)));
+    getsOfA.forEach(({ path }, n) => expect(after[n], `GET ${path} as A`).toEqual(before[n]));
+    // The routes without a parameter: each is a listing, a creation or no account's (below).
+    for (const { method, path } of operations.filter(({ path }) => !path.includes('{'))) {
+      const key = `${method} ${path}`;
+      const cased = LISTS.includes(path) || CREATES.includes(key) || NO_ACCOUNT[key] !== undefined;
+      expect(cased, `${key} has no case`).toBe(true);
+    }
+  });
+
+  it("lists none of A's resources to B", async () => {
+    for (const list of LISTS) {
+      const response = await b.call('GET', list);
+      expect(response.statusCode, list).toBe(200);
+      for (const [name, id] of Object.entries(ours)) {
+        expect(response.body, `${list} names A's ${name}`).not.toContain(`"${id}"`);
+      }
+    }
+  });
+
+  it("refuses B's writes that name A's resources in their bodies, linking nothing", async () => {
+    const refused: [string, string, unknown][] = [
+      ['POST', '/playlists', { name: 'B', items: [{ type: 'board', board_id: ours.board, duration: 10 }] }],
+      ['POST', '/boards', { name: 'B', channel_ids: [ours.channel] }],
+      ['POST', '/flows', { tag: 'b-flow', variant: 'value', channel_id: ours.channel }],
+      ['POST', '/devices', { tag: 'b-screen', playlist_id: ours.playlist }],
+      ['POST', '/devices', { tag: 'b-screen-2', group_id: ours.group }],
+      ['POST', '/groups', { name: 'B floor', playlist_id: ours.playlist }],
+      ['POST', '/account/tokens', { scope: 'affiliated', name: 'B', device_tag: ours.deviceTag }],
+      ['POST', '/scripts', { name: 'B', code: 'return 1', interval: '1h', flow_id: ours.flow }],
+    ];
+    for (const [method, url, body] of refused) {
+      const response = await b.call(method as 'POST', url, body);
+      expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeGreaterThanOrEqual(400);
+      expect(response.statusCode, `${method} ${url}`).toBeLessThan(500);
+    }
+    const board = (await b.call('POST', '/boards', { name: 'B board' })).json<{ id: string }>();
+    const widget = await b.call('POST', `/boards/${board.id}/widgets`, {
+      flow_id: ours.flow,
+      column: 0,
+      row: 0,
+      width: 4,
+      height: 4,
+    });
+    expect(widget.statusCode).toBeGreaterThanOrEqual(400);
+    const batch = await b.call('POST', '/metrics', { data: { [ours.flowTag!]: { value: 5 } } });
+    expect(batch.body).not.toContain(`"updated":["${ours.flowTag}"]`);
+    expect((await service.call('GET', `/flows/${ours.flowTag}/metrics`)).json()).not.toMatchObject({
+      value: 5,
+    });
+  });
+});
