@@ -132,6 +132,8 @@ describe('the service process', () => {
       'token create',
       'account create',
       '--account',
+      '--drain-seconds',
+      '--trust-proxy',
     ]) {
       expect(help.stdout).toContain(option);
     }
