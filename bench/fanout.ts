@@ -59,6 +59,22 @@ export async function openAudience(
   };
 }
 
+/** A request of the bench to the service, with its token; a refusal throws. */
+export type BenchApi = <T>(method: string, path: string, body?: unknown) => Promise<T>;
+
+/**
+ * A flow `flowTag` shown by a board's one widget, in a playlist of that board: what the devices
+ * play, so that they hear the notifications posted to the flow. The playlist's id.
+ */
+export async function benchPlaylist(api: BenchApi, flowTag: string, name: string): Promise<string> {
+  const flow = await api<{ id: string }>('POST', '/flows', { tag: flowTag, variant: 'value' });
+  const board = await api<{ id: string }>('POST', '/boards', { name });
+  const widget = { flow_id: flow.id, column: 0, row: 0, width: 8, height: 6 };
+  await api('POST', `/boards/${board.id}/widgets`, widget);
+  const items = [{ type: 'board', board_id: board.id, duration: 30 }];
+  return (await api<{ id: string }>('POST', '/playlists', { name, items })).id;
+}
+
 /** `count` devices `<prefix>-<n>` on the playlist, made 50 at a time through `post`. */
 export async function addDevices(
   post: (body: { tag: string; playlist_id: string }) => Promise<unknown>,

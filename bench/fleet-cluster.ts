@@ -17,7 +17,15 @@ import {
   startHaproxy,
   startNode,
 } from '../service/testing/cluster-kit';
-import { addDevices, connected, measureFanout, openAudience, openDevices, type Fanout } from './fanout';
+import {
+  addDevices,
+  benchPlaylist,
+  connected,
+  measureFanout,
+  openAudience,
+  openDevices,
+  type Fanout,
+} from './fanout';
 import { apiRequest, cpuSeconds, rssMb, spawnFloor } from './processes';
 import { formatMs, quantile } from './stats';
 
@@ -67,18 +75,8 @@ let heartbeats: Worker | undefined;
 
 try {
   await healthy(proxy.url, 60_000);
-  const flow = await api<{ id: string }>('POST', '/flows', { tag: 'fleet_cpu', variant: 'value' });
-  const board = await api<{ id: string }>('POST', '/boards', { name: 'Fleet' });
-  await api('POST', `/boards/${board.id}/widgets`, {
-    flow_id: flow.id,
-    column: 0,
-    row: 0,
-    width: 8,
-    height: 6,
-  });
-  const items = [{ type: 'board', board_id: board.id, duration: 30 }];
-  const playlist = await api<{ id: string }>('POST', '/playlists', { name: 'Fleet', items });
-  await addDevices((body) => api('POST', '/devices', body), DEVICES, 'fleet', playlist.id);
+  const playlist = await benchPlaylist(api, 'fleet_cpu', 'Fleet');
+  await addDevices((body) => api('POST', '/devices', body), DEVICES, 'fleet', playlist);
   const audience = await openDevices(proxy.url, DEVICES, TOKEN, 'fleet');
   // Heartbeats spread over the interval, as a fleet's are, from a thread of their own.
   heartbeats = new Worker(new URL('./heartbeat-worker.ts', import.meta.url), {

@@ -10,7 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnService, type ServiceProcess } from '../service/service-process';
-import { addDevices, connected, measureFanout, openAudience, openDevices, type Fanout } from './fanout';
+import {
+  addDevices,
+  benchPlaylist,
+  connected,
+  measureFanout,
+  openAudience,
+  openDevices,
+  type Fanout,
+} from './fanout';
 import { apiRequest, spawnFloor, treeRssMb, untilHealthy } from './processes';
 import { formatMs, quantile, table, throughput } from './stats';
 
@@ -107,19 +115,7 @@ try {
     treeRssMb(started.child.pid!),
   ]);
 
-  const flow = await api<{ id: string }>('POST', '/flows', { tag: 'bench_cpu', variant: 'value' });
-  const board = await api<{ id: string }>('POST', '/boards', { name: 'Bench' });
-  await api('POST', `/boards/${board.id}/widgets`, {
-    flow_id: flow.id,
-    column: 0,
-    row: 0,
-    width: 8,
-    height: 6,
-  });
-  const playlist = await api<{ id: string }>('POST', '/playlists', {
-    name: 'Bench',
-    items: [{ type: 'board', board_id: board.id, duration: 30 }],
-  });
+  const playlist = await benchPlaylist(api, 'bench_cpu', 'Bench');
 
   const notifications = await rates(floor.url, started.url, 'notifications');
   [base.notificationsPerS, ours.notificationsPerS] = [notifications.floor, notifications.service];
@@ -138,7 +134,7 @@ try {
   await floor.stop();
 
   // N devices on the playlist, each with its own socket.
-  await addDevices((body) => api('POST', '/devices', body), CLIENTS, 'bench', playlist.id);
+  await addDevices((body) => api('POST', '/devices', body), CLIENTS, 'bench', playlist);
   const audience = await openDevices(started.url, CLIENTS, TOKEN, 'bench');
   ours.fanout = await measureFanout(audience, CLIENTS, NOTIFICATIONS, async (n) => {
     return (await notify(started.url, 'fanout', `n${n}`)).id;

@@ -19,7 +19,11 @@ import { withAccount } from './accounts/scope';
 import { ensureToken } from './bootstrap';
 import { databaseOn, type Database, type Queryable } from './db/database';
 import { fromJson, fromTextArray } from './db/dialect';
+import { openEmbedded } from './db/embedded';
+import { migrate } from './db/migrate';
+import { MIGRATIONS } from './db/migrations';
 import { openStore, type StoreOptions } from './db/open';
+import { openPostgres } from './db/postgres';
 import { hashSecret, newSecret } from './http/auth';
 import { TokenRepository } from './repositories/tokens';
 
@@ -87,6 +91,26 @@ export async function openTestStore(
     async drop() {
       await db.close();
       await database.drop();
+    },
+  };
+}
+
+/**
+ * A store migrated up to `version` only, as an older release left it (for the tests of later
+ * migrations): embedded in memory, or a new database on the test PostgreSQL server.
+ */
+export async function openStoreAtVersion(version: number): Promise<{ db: Database; drop(): Promise<void> }> {
+  const database = TEST_POSTGRES_URL ? await createTestDatabase(TEST_POSTGRES_URL) : null;
+  const db = database ? await openPostgres(database.url) : await openEmbedded();
+  await migrate(
+    db,
+    MIGRATIONS.filter((migration) => migration.version <= version),
+  );
+  return {
+    db,
+    async drop() {
+      await db.close();
+      await database?.drop();
     },
   };
 }

@@ -1,13 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withAccount } from '../../accounts/scope';
-import { createTestDatabase, TEST_POSTGRES_URL } from '../../test-support';
+import { openStoreAtVersion } from '../../test-support';
 import type { Database } from '../database';
 import { isUniqueViolation } from '../constraint-errors';
-import { openEmbedded } from '../embedded';
 import { migrate } from '../migrate';
-import { MIGRATIONS } from '../migrations';
-import { openPostgres } from '../postgres';
 
 /**
  * A store of version 9 with a device, its bound token and pairing, a channel, a flow and a group,
@@ -18,21 +15,7 @@ describe('migration 11 (accounts) on a store that has data', () => {
   let db: Database;
   let drop: () => Promise<void>;
   beforeAll(async () => {
-    if (TEST_POSTGRES_URL) {
-      const database = await createTestDatabase(TEST_POSTGRES_URL);
-      db = await openPostgres(database.url);
-      drop = async () => {
-        await db.close();
-        await database.drop();
-      };
-    } else {
-      db = await openEmbedded();
-      drop = () => db.close();
-    }
-    await migrate(
-      db,
-      MIGRATIONS.filter((migration) => migration.version <= 9),
-    );
+    ({ db, drop } = await openStoreAtVersion(9));
     const at = '2026-11-24T08:00:00.000Z';
     await sql`insert into devices (id, tag) values ('d1', 'lobby')`.execute(db.kysely);
     await sql`insert into tokens (id, scope, secret_hash, device_tag) values ('t1', 'affiliated', 'h1', 'lobby')`.execute(

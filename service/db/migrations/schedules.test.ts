@@ -1,32 +1,16 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, TEST_POSTGRES_URL } from '../../test-support';
+import { openStoreAtVersion } from '../../test-support';
 import type { Database } from '../database';
-import { openEmbedded } from '../embedded';
 import { migrate } from '../migrate';
 import { MIGRATIONS } from '../migrations';
-import { openPostgres } from '../postgres';
 
 /** A store migrated up to version 7, with a device and its command, then to version 8. */
 describe('migration 8 on a store that has data', () => {
   let db: Database;
   let drop: () => Promise<void>;
   beforeAll(async () => {
-    if (TEST_POSTGRES_URL) {
-      const database = await createTestDatabase(TEST_POSTGRES_URL);
-      db = await openPostgres(database.url);
-      drop = async () => {
-        await db.close();
-        await database.drop();
-      };
-    } else {
-      db = await openEmbedded();
-      drop = () => db.close();
-    }
-    await migrate(
-      db,
-      MIGRATIONS.filter((migration) => migration.version <= 7),
-    );
+    ({ db, drop } = await openStoreAtVersion(7));
     await sql`insert into devices (id, tag) values ('d1', 'lobby')`.execute(db.kysely);
     await sql`insert into commands (id, device_id, type, status, created_at, updated_at, expires_at)
       values ('cmd_1', 'd1', 'identify', 'done', '2026-11-23T08:00:00.000Z', '2026-11-23T08:00:01.000Z', '2026-11-23T08:10:00.000Z')`.execute(
