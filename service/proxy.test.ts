@@ -5,7 +5,10 @@ import { ADMIN_SECRET, startTestService, type TestService } from './test-support
 
 // Behind a load balancer (--trust-proxy), a client's address is the one the proxy forwards.
 let service: TestService | undefined;
-afterEach(() => service?.close());
+afterEach(async () => {
+  await service?.close();
+  service = undefined;
+});
 
 async function seenFrom(trustProxy: string[] | null): Promise<string | null> {
   service = await startTestService({ config: { trustProxy } });
@@ -24,6 +27,7 @@ describe('--trust-proxy', () => {
   it("takes the forwarded address from a trusted proxy, and the connection's otherwise", async () => {
     expect(await seenFrom(['loopback'])).toBe('203.0.113.7');
     await service?.close();
+    service = undefined;
     expect(await seenFrom(null)).toBe('127.0.0.1');
   });
 
