@@ -180,4 +180,13 @@ describe.skipIf(!TEST_POSTGRES_URL)('two nodes on one PostgreSQL (needs npm run 
     await clock.advance(RENEW_MS);
     expect(other?.app.wallboard.jobs.leadership.isLeading).toBe(true);
   });
+
+  it('closes a node stopped at once after its start (the adapter may not listen yet)', async () => {
+    for (let n = 0; n < 10; n++) {
+      const db = await openStore({ databaseUrl: database.url });
+      const app = await buildApp({ db, clock });
+      await app.close();
+      await db.close();
+    }
+  });
 });

@@ -11,6 +11,19 @@ export interface InterServerEvents {
 
 /** Longer than this, the adapter's connection counts as down for GET /health. */
 const PROBE_MS = 2_000;
+/** How long a closing node waits for the adapter's first LISTEN, and then for its pool to end. */
+const SETTLE_MS = 3_000;
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Whether the adapter holds its LISTEN connection: its PubSubClient's `client`, a private field of
+ * @socket.io/postgres-adapter 0.5.0 (pinned), read here only.
+ */
+function listening(io: Hub): boolean {
+  const adapter = io.of('/').adapter as unknown as { client?: { client?: unknown } };
+  return adapter.client?.client !== undefined;
+}
 
 /**
  * Several nodes on one PostgreSQL: socket.io's PostgreSQL adapter carries every `io.to(rooms)`
@@ -18,7 +31,11 @@ const PROBE_MS = 2_000;
  * over LISTEN/NOTIFY on a pool of its own, and the bus between nodes rides on its server-side
  * emits. Nothing of this runs on the embedded store, which has one node.
  */
-export function connectNodes(io: Hub, ctx: ServiceContext, url: string): { close(): Promise<void> } {
+export function connectNodes(
+  io: Hub,
+  ctx: ServiceContext,
+  url: string,
+): { settle(): Promise<void>; close(): Promise<void> } {
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   // A connection the server drops is replaced; the adapter reconnects its listener itself.
   pool.on('error', (error) => ctx.log.error({ err: error }, 'a connection of the realtime adapter failed'));
@@ -30,8 +47,7 @@ export function connectNodes(io: Hub, ctx: ServiceContext, url: string): { close
   ctx.node.bus.carry((topic, payload) => io.serverSideEmit('bus', topic, payload));
   io.on('bus', (topic, payload) => ctx.node.bus.deliver(topic, payload));
   ctx.node.addProbe('realtime', async () => {
-    // The adapter holds one connection for its LISTEN from the pool; none held means it lost it.
-    if (pool.totalCount - pool.idleCount < 1) return 'the realtime adapter is not listening';
+    if (!listening(io)) return 'the realtime adapter is not listening (it reconnects by itself)';
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<string>((resolve) => {
       timer = setTimeout(
@@ -48,9 +64,18 @@ export function connectNodes(io: Hub, ctx: ServiceContext, url: string): { close
     }
   });
   return {
+    /**
+     * Before io.close(): the adapter takes its LISTEN connection as it is made, and one it gets
+     * after its close would never be given back (the pool's end would wait for it forever). A node
+     * stopped at once after its start waits for it here, a little.
+     */
+    async settle() {
+      for (const start = Date.now(); !listening(io) && Date.now() - start < SETTLE_MS;) await delay(20);
+    },
     async close() {
       ctx.node.bus.carry(null);
-      await pool.end();
+      const ended = await Promise.race([pool.end().then(() => true), delay(SETTLE_MS).then(() => false)]);
+      if (!ended) ctx.log.error({ err: null }, 'the realtime adapter still held connections after its close');
     },
   };
 }

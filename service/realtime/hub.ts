@@ -293,6 +293,7 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
     stopRevoking();
     stopResubscribing();
     operators.stop();
+    await nodes?.settle();
     await io.close();
     await nodes?.close();
   });
