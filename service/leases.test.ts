@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LEASE_MS, LeaseRepository, RENEW_MS } from './cluster/leases';
 import type { Database } from './db/database';
 import { startTestService, type TestService } from './test-support';
@@ -35,8 +35,12 @@ describe('leases', () => {
 
 describe('GET /health', () => {
   it('says the node is ready, leads, and which checks passed', async () => {
-    const response = await service.call('GET', '/health', undefined, null);
-    expect(response.statusCode).toBe(200);
+    // On PostgreSQL a node is ready once its realtime adapter listens, a moment after its start.
+    const response = await vi.waitFor(async () => {
+      const answer = await service.call('GET', '/health', undefined, null);
+      expect(answer.statusCode, answer.body).toBe(200);
+      return answer;
+    });
     expect(response.json()).toEqual({
       status: 'ok',
       database: db.kind,

@@ -65,9 +65,9 @@ export function connectNodes(
   });
   return {
     /**
-     * Before io.close(): the adapter takes its LISTEN connection as it is made, and one it gets
-     * after its close would never be given back (the pool's end would wait for it forever). A node
-     * stopped at once after its start waits for it here, a little.
+     * Resolves once the adapter holds its LISTEN connection, or after SETTLE_MS: at the app's start
+     * (it is ready once it hears the others), and before io.close(), as a connection the adapter
+     * gets after its close would never be given back (the pool's end would wait for it forever).
      */
     async settle() {
       for (const start = Date.now(); !listening(io) && Date.now() - start < SETTLE_MS;) await delay(20);

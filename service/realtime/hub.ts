@@ -284,6 +284,10 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
   // close would never finish. Closing the engine ends them as a lost transport, not with
   // socket.io's "server disconnect", so devices reconnect by themselves, to whatever service
   // listens next.
+  // A node is ready (it listens, its /health says so) once its adapter hears the other nodes.
+  app.addHook('onReady', async () => {
+    await nodes?.settle();
+  });
   app.addHook('preClose', async () => {
     closing = true;
     presence.close();
