@@ -208,6 +208,15 @@ export class TokenAuthenticator {
     else this.forgetHere(id);
   }
 
+  /**
+   * Forgets every known token: each is read from the store again at its next use. For a node that
+   * could not hear the others for a while (realtime/cluster.ts): a deletion told meanwhile did not
+   * reach it.
+   */
+  forgetKnown(): void {
+    this.cache.clear();
+  }
+
   private forgetHere(id: string): void {
     for (const [hash, token] of this.cache.entries()) if (token.id === id) this.cache.delete(hash);
     this.touched.delete(id);

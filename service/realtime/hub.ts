@@ -9,7 +9,7 @@ import {
   type ServerToClientEvents,
 } from '../../src/shared/events';
 import { describeIssues } from '../../src/shared/issues';
-import { withAccount } from '../accounts/scope';
+import { acrossAccounts, withAccount } from '../accounts/scope';
 import { sessionOf } from '../actions/users';
 import type { ServiceContext } from '../context';
 import { AuthRateLimited, grants, secretFromHeader } from '../http/auth';
@@ -26,6 +26,7 @@ import {
   type SocketSession,
 } from './operators';
 import { connectNodes, type InterServerEvents } from './cluster';
+import { OrderedDelivery, type Logged } from './delivery';
 import { Gate, replay } from './replay';
 import { Subscriber } from './subscriber';
 import { roomsOfDevices } from './subscriptions';
@@ -60,8 +61,11 @@ export const HELLO_REFUSALS = 10;
 /** Replays under way at once (see Gate). */
 const REPLAYS_AT_ONCE = 4;
 
-/** The bus topic of the rooms whose sockets are to be put in their rooms again. */
-const RESUBSCRIBE = 'realtime.resubscribe';
+/** The room of a token's sockets (none of the rooms of what devices show). */
+const tokenRoom = (id: string) => `token:${id}`;
+
+/** The bus topic of an event committed on any node, with its rooms. */
+const EVENT_COMMITTED = 'realtime.event';
 
 const STRUCTURAL: ReadonlySet<RealtimeEvent['type']> = new Set([
   'device.changed',
@@ -96,21 +100,43 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
     // A device reconnecting while the app closes is turned away, not kept open to hold the close.
     allowRequest: (_request, answer) => answer(closing ? 'the service is stopping' : null, !closing),
   });
-  // Several nodes on one PostgreSQL hear each other's events (realtime/cluster.ts).
-  const nodes = ctx.db.url ? connectNodes(io, ctx, ctx.db.url) : null;
   const log = new EventRepository(ctx.db);
   const replays = new Gate(REPLAYS_AT_ONCE);
   const subscriber = new Subscriber<DeviceSocket>(
     (tags) => roomsOfDevices(ctx.db, tags),
     (error) => app.log.error({ err: error }, 'resubscribe failed'),
   );
-  const byToken = new Map<string, Set<DeviceSocket>>();
+  const delivery = new OrderedDelivery({
+    // Every account's events: each goes to its own rooms.
+    read: (after, limit) => acrossAccounts(() => log.after(after, limit)),
+    deliver: ({ event, rooms }) => {
+      if (rooms.length === 0) return;
+      io.local.to([...rooms]).emit('event', event);
+      // A change of what a device shows moves its socket to other rooms; the sockets of every
+      // event of the same tick (and of those arriving while a batch runs) are moved together.
+      if (STRUCTURAL.has(event.type)) subscriber.resubscribe(socketsIn(rooms));
+    },
+    later: (run, ms) => ctx.clock.setTimeout(run, ms),
+    onError: (error) => app.log.error({ err: error }, 'could not read the events to push from the log'),
+  });
+  // Several nodes on one PostgreSQL hear each other (realtime/cluster.ts). Whenever this node
+  // listens again, the events it may have missed are read from the log, and its known tokens
+  // from the store (one may have been deleted meanwhile).
+  const nodes = ctx.db.url
+    ? connectNodes(io, ctx, ctx.db.url, () => {
+        delivery.catchUp();
+        ctx.auth.forgetKnown();
+      })
+    : null;
   const presence = new SocketPresence(ctx);
   // A notice of the service's own upkeep (no account) tells every console what to look at again, not which.
-  const operators = attachOperators(ctx, (notice, account) =>
-    account === undefined
-      ? io.to(OPERATORS_ROOM).emit('notice', { resource: notice.resource })
-      : io.to(operatorsRoom(account)).emit('notice', notice),
+  const operators = attachOperators(
+    ctx,
+    (notice, account) =>
+      account === undefined
+        ? io.to(OPERATORS_ROOM).emit('notice', { resource: notice.resource })
+        : io.to(operatorsRoom(account)).emit('notice', notice),
+    (room) => io.local.in(room).disconnectSockets(true),
   );
   const fresh = (
     account: string,
@@ -166,23 +192,9 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
     next();
   });
 
-  // A deleted token's sockets stop hearing anything at once, not at their next reconnection.
-  const stopRevoking = ctx.auth.onRevoked((id) => {
-    for (const socket of byToken.get(id) ?? []) socket.disconnect(true);
-    byToken.delete(id);
-  });
-
-  function track(socket: DeviceSocket): void {
-    const { tokenId } = socket.data;
-    operators.track(socket);
-    if (tokenId === null) return;
-    const sockets = byToken.get(tokenId) ?? new Set();
-    byToken.set(tokenId, sockets.add(socket));
-    socket.on('disconnect', () => {
-      sockets.delete(socket);
-      if (sockets.size === 0 && byToken.get(tokenId) === sockets) byToken.delete(tokenId);
-    });
-  }
+  // A deleted token's sockets stop hearing anything at once, not at their next reconnection. Every
+  // node hears of the deletion (http/auth.ts) and cuts its own.
+  const stopRevoking = ctx.auth.onRevoked((id) => io.local.in(tokenRoom(id)).disconnectSockets(true));
 
   async function answerHello(socket: DeviceSocket, raw: unknown, ack: (answer: HelloAck) => void) {
     const refuse = (error: string) => ack({ resync: true, events: [], last_event_id: 0, error });
@@ -214,7 +226,8 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
     // Deleted between the handshake's check and now.
     const { tokenId } = socket.data;
     if (tokenId !== null && ctx.auth.isRevoked(tokenId)) return void socket.disconnect(true);
-    track(socket);
+    if (tokenId !== null) void socket.join(tokenRoom(tokenId));
+    operators.track(socket);
     socket.on('watch', (ack) => {
       if (typeof ack !== 'function') return;
       // A watch costs a query too: it shares the hellos' allowance.
@@ -267,27 +280,21 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
     return [...ids].flatMap((id) => io.sockets.sockets.get(id) ?? []);
   }
 
-  ctx.events.addSink((event, roomList) => {
-    if (roomList.length === 0) return;
-    io.to([...roomList]).emit('event', event);
-    if (STRUCTURAL.has(event.type)) ctx.node.bus.publish(RESUBSCRIBE, roomList);
+  // Every node's events, committed anywhere, reach this node through the bus, and go to its own
+  // sockets in the order of their ids (realtime/delivery.ts).
+  ctx.events.addSink((event, roomList) => ctx.node.bus.publish(EVENT_COMMITTED, { event, rooms: roomList }));
+  const stopHearing = ctx.node.bus.subscribe(EVENT_COMMITTED, (logged) => delivery.heard(logged as Logged));
+  app.addHook('onReady', async () => {
+    // A node is ready (it listens, its /health says so) once its adapter hears the other nodes.
+    await nodes?.listening();
+    delivery.start(await acrossAccounts(() => log.lastId()));
   });
-  // A change of what a device shows moves it to other rooms, on whichever node its socket is;
-  // the sockets of every event of the same tick (and of those arriving while a batch runs) are
-  // moved together.
-  const stopResubscribing = ctx.node.bus.subscribe(RESUBSCRIBE, (roomList) =>
-    subscriber.resubscribe(socketsIn(roomList as string[])),
-  );
 
   // Before fastify closes the HTTP server, whose close waits for every connection to end: the
   // devices' WebSockets would otherwise stay open (socket.io pings keep them alive) and the
   // close would never finish. Closing the engine ends them as a lost transport, not with
   // socket.io's "server disconnect", so devices reconnect by themselves, to whatever service
   // listens next.
-  // A node is ready (it listens, its /health says so) once its adapter hears the other nodes.
-  app.addHook('onReady', async () => {
-    await nodes?.settle();
-  });
   app.addHook('preClose', async () => {
     closing = true;
     presence.close();
@@ -295,7 +302,8 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
   });
   app.addHook('onClose', async () => {
     stopRevoking();
-    stopResubscribing();
+    stopHearing();
+    delivery.stop();
     operators.stop();
     await nodes?.settle();
     await io.close();

@@ -15,6 +15,9 @@ import type { SessionEnd } from './session-ends';
  */
 export const OPERATORS_ROOM = 'operators';
 export const operatorsRoom = (account: string) => `operators:${account}`;
+/** The rooms of the sockets signed in by a session, and by any session of a user. */
+const sessionRoom = (id: string) => `session:${id}`;
+const userRoom = (id: string) => `user:${id}`;
 
 /** A console signed in by the session cookie: the session, and its secret to check it again. */
 export interface SocketSession {
@@ -73,43 +76,29 @@ async function liveSession(ctx: ServiceContext, session: SocketSession): Promise
 export function attachOperators(
   ctx: ServiceContext,
   emitNotice: NoticeSink,
+  /** Cuts this node's sockets in `room`. */
+  cut: (room: string) => void,
 ): {
   track(socket: OperatorSocket): void;
   watch(socket: OperatorSocket, ack: (answer: WatchAck) => void): Promise<void>;
   stop(): void;
 } {
-  const bySession = new Map<string, Set<OperatorSocket>>();
-  const byUser = new Map<string, Set<OperatorSocket>>();
-  const add = (map: Map<string, Set<OperatorSocket>>, key: string, socket: OperatorSocket) => {
-    const sockets = map.get(key) ?? new Set();
-    map.set(key, sockets.add(socket));
-    socket.on('disconnect', () => {
-      sockets.delete(socket);
-      if (sockets.size === 0 && map.get(key) === sockets) map.delete(key);
-    });
-  };
-  const cut = (sockets: Set<OperatorSocket> | undefined) => {
-    for (const socket of sockets ?? []) socket.disconnect(true);
-  };
-
   const stops = [
     ctx.events.addSink((event) => {
       const { resource, id } = noticeOf(event);
       ctx.notices.changed(resource, id);
     }),
     ctx.notices.addSink(emitNotice),
-    ctx.sessionEnds.listen((end: SessionEnd) => {
-      if ('sessionId' in end) cut(bySession.get(end.sessionId));
-      else cut(byUser.get(end.userId));
-    }),
+    // Every node hears of the end (realtime/session-ends.ts) and cuts its own sockets.
+    ctx.sessionEnds.listen((end: SessionEnd) =>
+      cut('sessionId' in end ? sessionRoom(end.sessionId) : userRoom(end.userId)),
+    ),
   ];
 
   return {
     track(socket) {
       const { session } = socket.data;
-      if (!session) return;
-      add(bySession, session.id, socket);
-      add(byUser, session.userId, socket);
+      if (session) void socket.join([sessionRoom(session.id), userRoom(session.userId)]);
     },
 
     async watch(socket, ack) {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { RealtimeEvent } from '../../src/shared/events';
 import type { Queryable } from '../db/database';
-import { fromJson, overlaps, toJson, toTextArray, textLength } from '../db/dialect';
+import { fromJson, fromTextArray, overlaps, toJson, toTextArray, textLength } from '../db/dialect';
 
 /** An event to log: its type, its payload (the event without type and id) and its rooms. */
 export interface EventEntry {
@@ -45,10 +45,11 @@ export class EventRepository {
     if (entries.length === 0) return [];
     const { kind, kysely } = this.db;
     // On PostgreSQL two writers may draw ids 100 and 101 and commit 101 first: a device that
-    // heard 101 and replays from there (on any node) would never get 100. Events are appended
-    // last in their transaction (realtime/publisher.ts), so holding this lock from here to the
-    // commit makes the transactions that log events commit in the order of their ids, at the
-    // cost of their last statement only. SQLite has one writer.
+    // heard 101 and replays from there (on any node) would never get 100, and a node reading the
+    // log after 101 (realtime/delivery.ts) would skip it. Events are appended last in their
+    // transaction (realtime/publisher.ts), so holding this lock from here to the commit makes the
+    // transactions that log events commit in the order of their ids, at the cost of their last
+    // statement only. SQLite has one writer.
     if (kind === 'postgres')
       await sql`select pg_advisory_xact_lock(${sql.lit(EVENT_ORDER_LOCK)})`.execute(kysely);
     const rows = await kysely
@@ -86,6 +87,24 @@ export class EventRepository {
     return rows.map(
       (row) => ({ ...fromJson<object>(row.payload), id: row.id, type: row.type }) as RealtimeEvent,
     );
+  }
+
+  /**
+   * Every room's events after `afterId`, oldest first, at most `limit`, each with its rooms: what a
+   * node pushes to its own sockets (realtime/delivery.ts).
+   */
+  async after(afterId: number, limit: number): Promise<{ event: RealtimeEvent; rooms: string[] }[]> {
+    const rows = await this.db.kysely
+      .selectFrom('events')
+      .select(['id', 'type', 'payload', 'rooms'])
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      event: { ...fromJson<object>(row.payload), id: row.id, type: row.type } as RealtimeEvent,
+      rooms: fromTextArray(row.rooms),
+    }));
   }
 
   /** The oldest and newest ids logged (null and 0 when there is none), in one query. */
