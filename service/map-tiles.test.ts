@@ -87,7 +87,7 @@ describe('GET /map/tiles/:z/:x/:y', () => {
     await service.call('GET', '/map/tiles/4/1/1');
     standIn.answer = tileAnswer(120, 'public, max-age=172800');
     await service.call('GET', '/map/tiles/4/1/2');
-    await clock.advance(TILE_MIN_AGE_MS - 1000);
+    await clock.jump(TILE_MIN_AGE_MS - 1000);
     await service.call('GET', '/map/tiles/4/1/1');
     expect(hitsOf(4, 1, 1)).toBe(1);
 
@@ -166,7 +166,7 @@ describe('GET /map/tiles/:z/:x/:y', () => {
     expect(html.json().error.message).toContain('answered text/html, not a PNG, JPEG or WebP image');
 
     // A tile kept before: still drawn while the source is down.
-    await clock.advance(2 * TILE_MIN_AGE_MS);
+    await clock.jump(2 * TILE_MIN_AGE_MS);
     const kept = await service.call('GET', '/map/tiles/3/2/5');
     expect(kept.statusCode).toBe(200);
     expect(kept.rawPayload.equals(solidPng(2, 2, 100))).toBe(true);
