@@ -112,6 +112,56 @@ describe('sync', () => {
     expect(steps.fetches).toBe(1);
   });
 
+  it('applies live events heard before the hello is answered after its replay, losing none of it', async () => {
+    await connected();
+    socket.fire('disconnect', 'transport close');
+    const later: Notification = { ...note, id: 'n2', title: 'Later' };
+    // The service joined the socket to its rooms, then read the replay: live events came first.
+    socket.answer = () => {
+      socket.push({ id: 14, type: 'notification.created', notification: later });
+      socket.push({ id: 12, type: 'metrics.changed', flow_id: 'f', flow_tag: 'cpu', data: { value: 7 } });
+      return {
+        resync: false,
+        last_event_id: 12,
+        events: [
+          { id: 11, type: 'notification.created', notification: note },
+          { id: 12, type: 'metrics.changed', flow_id: 'f', flow_tag: 'cpu', data: { value: 7 } },
+        ],
+      };
+    };
+    socket.fire('connect');
+    await clock.advance(0);
+    expect(steps.notifications).toEqual([note, later]);
+    expect(store.get().boards.b1?.widgets[0]?.flow.data).toEqual({ value: 7 });
+    expect(store.lastEventId).toBe(14);
+  });
+
+  it('drops live events heard during a hello that failed: the next hello asks for them again', async () => {
+    await connected();
+    socket.fire('disconnect', 'transport close');
+    socket.answer = () => {
+      socket.push({ id: 12, type: 'notification.created', notification: note });
+      return {
+        resync: true,
+        events: [],
+        last_event_id: 0,
+        error: 'the service could not answer the hello; try again',
+      };
+    };
+    socket.fire('connect');
+    await clock.advance(0);
+    expect(steps.notifications).toEqual([]);
+    expect(store.lastEventId).toBe(10);
+    socket.answer = () => ({
+      resync: false,
+      last_event_id: 12,
+      events: [{ id: 12, type: 'notification.created', notification: note }],
+    });
+    await clock.advance(60_000);
+    expect(socket.hellos.at(-1)).toEqual({ tag: 'lobby', lastEventId: 10 });
+    expect(steps.notifications).toEqual([note]);
+  });
+
   it('resyncs once, debounced, after a burst of structural events', async () => {
     await connected();
     socket.push({ id: 11, type: 'playlist.changed', playlist_id: 'p1' });

@@ -50,6 +50,8 @@ export class Sync {
   private catchUpTimer: TimerHandle | null = null;
   private resyncTimer: TimerHandle | null = null;
   private reconnectTimer: TimerHandle | null = null;
+  /** Live events heard while a hello waits for its answer (null when none waits). */
+  private heldBack: RealtimeEvent[] | null = null;
 
   constructor(
     private readonly deps: SyncDeps,
@@ -82,6 +84,7 @@ export class Sync {
     // A bad event must not reach the state the agent keeps (and plays from after a restart).
     socket.on('event', (event: unknown) => {
       const parsed = realtimeEventSchema.safeParse(event);
+      if (parsed.success && this.heldBack) return void this.heldBack.push(parsed.data);
       if (parsed.success) return this.apply(parsed.data);
       this.deps.log.warn(
         `a realtime event does not fit the contract, dropped: ${describeIssues(parsed.error)}; resyncing`,
@@ -154,7 +157,18 @@ export class Sync {
       await this.steps.register();
       this.registered = true;
     }
-    const answer: unknown = await socket.hello(this.service.tag, this.store.lastEventId);
+    // The service puts the socket in its rooms before it reads the replay, so live events can come
+    // before the answer. Applied at once they would raise the last id seen, and the older events
+    // of the replay would then be dropped as seen: they wait for the answer instead. When the
+    // hello fails they are dropped, as the next hello replays them.
+    const held: RealtimeEvent[] = [];
+    this.heldBack = held;
+    let answer: unknown;
+    try {
+      answer = await socket.hello(this.service.tag, this.store.lastEventId);
+    } finally {
+      if (this.heldBack === held) this.heldBack = null;
+    }
     const parsed = helloAckSchema.safeParse(answer);
     if (!parsed.success) {
       // Its events cannot be trusted one by one: the whole state is fetched (and checked) again.
@@ -162,6 +176,7 @@ export class Sync {
         `the hello answer does not fit the contract: ${describeIssues(parsed.error)}; resyncing`,
       );
       await this.resync();
+      this.applyInOrder(held);
       return;
     }
     const ack = parsed.data;
@@ -169,12 +184,18 @@ export class Sync {
     if (ack.resync) {
       this.store.lastEventId = ack.last_event_id;
       await this.resync();
+      this.applyInOrder(held);
       return;
     }
-    for (const event of ack.events) this.apply(event);
+    this.applyInOrder([...ack.events, ...held]);
     this.store.lastEventId = Math.max(this.store.lastEventId ?? 0, ack.last_event_id);
     this.store.set({ ...this.store.get(), online: true, stale: false });
     this.store.schedulePersist();
+  }
+
+  /** By id, so a live event heard early neither comes before nor repeats one of the replay. */
+  private applyInOrder(events: RealtimeEvent[]): void {
+    for (const event of events.sort((a, b) => a.id - b.id)) this.apply(event);
   }
 
   private apply(event: RealtimeEvent): void {
