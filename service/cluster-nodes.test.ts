@@ -1,14 +1,12 @@
-import type { InjectOptions } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RealtimeEvent } from '../src/shared/events';
 import type { OperatorNotice } from '../src/shared/notices';
-import { buildApp, type App } from './app';
-import { ensureToken } from './bootstrap';
+import { buildApp } from './app';
 import { openStore } from './db/open';
 import { sampleHeartbeat } from '../src/shared/testing/device-fixtures';
-import { clientsOf, hello, type Client } from './testing/realtime-clients';
+import { clientsOf, hello } from './testing/realtime-clients';
 import { FakeClock } from './testing/fake-clock';
-import { ADMIN_SECRET, createTestDatabase, TEST_POSTGRES_URL } from './test-support';
+import { NodesInProcess, call, heard, type Node } from './testing/nodes-in-process';
+import { TEST_POSTGRES_URL } from './test-support';
 import { RENEW_MS } from './cluster/leases';
 import { sweepIntervalMs } from './jobs/service-jobs';
 
@@ -17,53 +15,19 @@ import { sweepIntervalMs } from './jobs/service-jobs';
 // the nodes happens once. (service/cluster.test.ts runs real processes behind HAProxy.)
 const OFFLINE_AFTER_SECONDS = 30;
 const clock = new FakeClock('2026-11-24T08:00:00.000Z');
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-const nodes: { app: App; url: string }[] = [];
+const fleet = new NodesInProcess({ clock, config: { offlineAfterSeconds: OFFLINE_AFTER_SECONDS } });
+const { nodes } = fleet;
 
-async function startNode(): Promise<{ app: App; url: string }> {
-  const db = await openStore({ databaseUrl: database.url });
-  const app = await buildApp({ db, clock, config: { offlineAfterSeconds: OFFLINE_AFTER_SECONDS } });
-  app.addHook('onClose', () => db.close());
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const node = { app, url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}` };
-  nodes.push(node);
-  return node;
-}
-
-const call = (node: { app: App }, method: InjectOptions['method'], url: string, body?: unknown) =>
-  node.app.inject({
-    method,
-    url,
-    headers: { authorization: `Bearer ${ADMIN_SECRET}` },
-    ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
-  });
-
-function heard(client: Client): RealtimeEvent[] {
-  const events: RealtimeEvent[] = [];
-  client.on('event', (event) => events.push(event));
-  return events;
-}
-
-let a: { app: App; url: string };
-let b: { app: App; url: string };
+let a: Node;
+let b: Node;
 const onA = clientsOf(() => a.url);
 
 describe.skipIf(!TEST_POSTGRES_URL)('two nodes on one PostgreSQL (needs npm run test:postgres)', () => {
   beforeAll(async () => {
-    database = await createTestDatabase(TEST_POSTGRES_URL ?? '');
-    a = await startNode();
-    b = await startNode();
-    await ensureToken(a.app.wallboard.db, ADMIN_SECRET, 'full', 'test admin');
-    const board = (await call(a, 'POST', '/boards', { name: 'Ops' })).json<{ id: string }>();
-    const items = [{ type: 'board', board_id: board.id, duration: 10 }];
-    const playlist = (await call(a, 'POST', '/playlists', { name: 'Loop', items })).json<{ id: string }>();
-    await call(a, 'POST', '/devices', { tag: 'lobby', playlist_id: playlist.id });
+    [a, b] = await fleet.twoWithLobby();
   });
   afterEach(() => onA.closeAll());
-  afterAll(async () => {
-    for (const node of nodes.splice(0)) await node.app.close();
-    await database.drop();
-  });
+  afterAll(() => fleet.close());
 
   it('pushes a notification posted to node B to a device on node A', async () => {
     const device = onA.open();
@@ -175,15 +139,14 @@ describe.skipIf(!TEST_POSTGRES_URL)('two nodes on one PostgreSQL (needs npm run 
     // The leader stops (a rolling restart): it lets go of its lease, the other takes it at its next try.
     const [leader] = leaders();
     const other = nodes.find((node) => node !== leader);
-    await leader?.app.close();
-    nodes.splice(nodes.indexOf(leader as (typeof nodes)[number]), 1);
+    await fleet.stop(leader as Node);
     await clock.advance(RENEW_MS);
     expect(other?.app.wallboard.jobs.leadership.isLeading).toBe(true);
   });
 
   it('closes a node stopped at once after its start (the adapter may not listen yet)', async () => {
     for (let n = 0; n < 10; n++) {
-      const db = await openStore({ databaseUrl: database.url });
+      const db = await openStore({ databaseUrl: fleet.databaseUrl });
       const app = await buildApp({ db, clock });
       await app.close();
       await db.close();

@@ -1,4 +1,3 @@
-import type { InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { io as connect } from 'socket.io-client';
@@ -6,26 +5,21 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { RealtimeEvent } from '../src/shared/events';
 import { sampleHeartbeat } from '../src/shared/testing/device-fixtures';
 import { createUser } from './actions/users';
-import { buildApp, type App } from './app';
-import { ensureToken } from './bootstrap';
-import { openStore } from './db/open';
 import { adapterApplication } from './realtime/cluster';
 import { SOCKET_GRACE_MS } from './realtime/presence';
 import { EventRepository } from './repositories/events';
-import { ADMIN_SECRET, createTestDatabase, TEST_POSTGRES_URL } from './test-support';
+import { TEST_POSTGRES_URL } from './test-support';
 import { FakeClock } from './testing/fake-clock';
+import { NodesInProcess, call, heard, type Node } from './testing/nodes-in-process';
 import { clientsOf, hello, notification, type Client } from './testing/realtime-clients';
 
 // Realtime across two service nodes on one PostgreSQL database, in one process, each listening on
 // loopback: what service/cluster-nodes.test.ts does not already show (a notification, a new
 // playlist, a deleted token and a console's notice crossing the nodes).
-type Node = { app: App; url: string };
-
 const PASSWORD = 'correct horse battery';
 const CSRF = { 'x-wallboard-csrf': '1' };
 const clock = new FakeClock('2026-11-24T09:00:00.000Z');
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-const nodes: Node[] = [];
+const fleet = new NodesInProcess({ clock });
 let a: Node;
 let b: Node;
 let channel: string;
@@ -33,38 +27,9 @@ const onA = clientsOf(() => a.url);
 const onB = clientsOf(() => b.url);
 const consoles: Client[] = [];
 
-async function startNode(): Promise<Node> {
-  const db = await openStore({ databaseUrl: database.url });
-  const app = await buildApp({ db, clock });
-  app.addHook('onClose', () => db.close());
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const node = { app, url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}` };
-  nodes.push(node);
-  return node;
-}
-
-async function stopNode(node: Node): Promise<void> {
-  nodes.splice(nodes.indexOf(node), 1);
-  await node.app.close();
-}
-
-const call = (node: Node, method: InjectOptions['method'], url: string, body?: unknown) =>
-  node.app.inject({
-    method,
-    url,
-    headers: { authorization: `Bearer ${ADMIN_SECRET}` },
-    ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
-  });
-
 async function notify(node: Node, title: string): Promise<void> {
   const posted = await call(node, 'POST', `/channels/${channel}/notifications`, { title, message: 'm' });
   expect(posted.statusCode).toBe(201);
-}
-
-function heard(client: Client): RealtimeEvent[] {
-  const events: RealtimeEvent[] = [];
-  client.on('event', (event) => events.push(event));
-  return events;
 }
 
 const titles = (events: readonly RealtimeEvent[]) =>
@@ -104,14 +69,7 @@ describe.skipIf(!TEST_POSTGRES_URL)(
   'realtime across two nodes on one PostgreSQL (needs npm run test:postgres)',
   () => {
     beforeAll(async () => {
-      database = await createTestDatabase(TEST_POSTGRES_URL ?? '');
-      a = await startNode();
-      b = await startNode();
-      await ensureToken(a.app.wallboard.db, ADMIN_SECRET, 'full', 'test admin');
-      const board = (await call(a, 'POST', '/boards', { name: 'Ops' })).json<{ id: string }>();
-      const items = [{ type: 'board', board_id: board.id, duration: 10 }];
-      const playlist = (await call(a, 'POST', '/playlists', { name: 'Loop', items })).json<{ id: string }>();
-      await call(a, 'POST', '/devices', { tag: 'lobby', playlist_id: playlist.id });
+      [a, b] = await fleet.twoWithLobby();
       channel = (await call(a, 'GET', '/channels')).json<{ id: string }[]>()[0]?.id ?? '';
       await createUser(a.app.wallboard.db, { login: 'ada', password: PASSWORD, role: 'admin' });
     });
@@ -120,10 +78,7 @@ describe.skipIf(!TEST_POSTGRES_URL)(
       onB.closeAll();
       for (const client of consoles.splice(0)) client.disconnect();
     });
-    afterAll(async () => {
-      for (const node of nodes.splice(0)) await node.app.close();
-      await database.drop();
-    });
+    afterAll(() => fleet.close());
 
     it('pushes the events of concurrent writes on both nodes to a device in the order of their ids', async () => {
       const device = onA.open();
@@ -255,7 +210,7 @@ describe.skipIf(!TEST_POSTGRES_URL)(
       expect((await withToken()).statusCode).toBe(200);
       expect(await realtimeCheck(a)).toBe('ok');
       // Every connection of node A's adapter, its listener among them, is dropped by the server.
-      const admin = new pg.Client({ connectionString: database.url });
+      const admin = new pg.Client({ connectionString: fleet.databaseUrl });
       await admin.connect();
       await admin.query(
         'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1',
@@ -276,7 +231,7 @@ describe.skipIf(!TEST_POSTGRES_URL)(
     });
 
     it('replays through node B, after node C closed, everything its device missed', async () => {
-      const c = await startNode();
+      const c = await fleet.start();
       const onC = clientsOf(() => c.url);
       const device = onC.open();
       await hello(device, null);
@@ -284,7 +239,7 @@ describe.skipIf(!TEST_POSTGRES_URL)(
       await notify(c, 'before');
       await vi.waitFor(() => expect(titles(live)).toEqual(['before']));
       const gone = disconnected(device);
-      await stopNode(c);
+      await fleet.stop(c);
       expect(await gone).toBe('transport close');
       await notify(b, 'away on B');
       await notify(a, 'away on A');
