@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { io as connect, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, RealtimeEvent, ServerToClientEvents } from '../src/shared/events';
 import { sampleHeartbeat } from '../src/shared/testing/device-fixtures';
 import type { ServiceProcess } from './service-process';
 import { createTestDatabase, TEST_POSTGRES_URL } from './test-support';
 import {
+  apiWith,
   freePort,
   haproxyConfig,
   haproxyInstalled,
   healthy,
   startHaproxy,
+  screenThrough,
   startNode,
   type Proxy,
 } from './testing/cluster-kit';
@@ -28,49 +28,8 @@ let proxy: Proxy;
 /** When node A was killed. */
 let killed = 0;
 
-const headers = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
-const api = async <T>(base: string, method: string, path: string, body?: unknown): Promise<T> => {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    ...(body === undefined
-      ? { headers: { authorization: headers.authorization } }
-      : { headers, body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return (response.status === 204 ? undefined : await response.json()) as T;
-};
-
-/** A screen as the agent is to the service: it says hello with the last event it saw at every connection. */
-function device(tag: string) {
-  const events: RealtimeEvent[] = [];
-  let last: number | null = null;
-  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = connect(proxy.url, {
-    transports: ['websocket'],
-    auth: { token: ADMIN },
-    reconnectionDelay: 500,
-    reconnectionDelayMax: 1000,
-  });
-  const take = (event: RealtimeEvent) => {
-    if (events.some((seen) => seen.id === event.id)) return;
-    events.push(event);
-    last = Math.max(last ?? 0, event.id);
-  };
-  socket.on('event', take);
-  const connections: number[] = [];
-  socket.on('connect', () => {
-    connections.push(Date.now());
-    void socket.emitWithAck('hello', { device_tag: tag, last_event_id: last }).then((ack) => {
-      for (const event of ack.events) take(event);
-      last = Math.max(last ?? 0, ack.last_event_id);
-    });
-  });
-  return {
-    socket,
-    events,
-    connections,
-    titles: () => events.flatMap((e) => (e.type === 'notification.created' ? [e.notification.title] : [])),
-  };
-}
+const api = apiWith(ADMIN);
+const device = (tag: string) => screenThrough(proxy.url, ADMIN, tag);
 
 describe.skipIf(!TEST_POSTGRES_URL || !haproxyInstalled)(
   'two service processes behind HAProxy (needs npm run test:postgres and haproxy)',
@@ -143,7 +102,9 @@ describe.skipIf(!TEST_POSTGRES_URL || !haproxyInstalled)(
       });
       expect(upload.status).toBe(201);
       const media = (await upload.json()) as { id: string };
-      const read = await fetch(`${proxy.url}/media/${media.id}/content`, { headers });
+      const read = await fetch(`${proxy.url}/media/${media.id}/content`, {
+        headers: { authorization: `Bearer ${ADMIN}` },
+      });
       expect(Buffer.from(await read.arrayBuffer()).equals(png)).toBe(true);
     });
     it('brings a notification posted to node B to the devices on node A, and after A is killed, through the proxy to B within 10 s, missing nothing', async () => {

@@ -1,5 +1,6 @@
-// Real service nodes on one PostgreSQL database behind HAProxy on loopback, for service/cluster.test.ts
-// and bench/fleet: the deployment of docs/deployment.md, on one machine.
+// Real service nodes on one PostgreSQL database behind HAProxy or nginx on loopback, for
+// service/cluster.test.ts, service/cluster-nginx.test.ts and bench/fleet: the deployment of
+// docs/deployment.md, on one machine.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
@@ -7,6 +8,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { io as connect, type Socket } from 'socket.io-client';
+import type { ClientToServerEvents, RealtimeEvent, ServerToClientEvents } from '../../src/shared/events';
 import { spawnService, type ServiceFrom, type ServiceProcess } from '../service-process';
 
 export const HAPROXY = '/usr/sbin/haproxy';
@@ -49,15 +52,79 @@ export interface Proxy {
 }
 
 /** HAProxy in the foreground on `config`, once it accepts connections. */
-export async function startHaproxy(config: string, port: number): Promise<Proxy> {
-  const dir = await mkdtemp(join(tmpdir(), 'wallboard-haproxy-'));
-  const file = join(dir, 'haproxy.cfg');
-  await writeFile(file, config);
-  const child: ChildProcess = spawn(HAPROXY, ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+export function startHaproxy(config: string, port: number): Promise<Proxy> {
+  return startProxy(
+    'haproxy',
+    port,
+    () => ({ 'haproxy.cfg': config }),
+    (dir) => [HAPROXY, '-db', '-f', join(dir, 'haproxy.cfg')],
+  );
+}
+
+export const NGINX = '/usr/sbin/nginx';
+export const nginxInstalled = existsSync(NGINX);
+
+/**
+ * deploy/nginx.conf with loopback addresses: its server listening on `port`, its upstream the
+ * nodes' (each with the sample's own parameters).
+ */
+export async function nginxConfig(port: number, nodePorts: readonly number[]): Promise<string> {
+  const sample = await readFile(new URL('../../deploy/nginx.conf', import.meta.url), 'utf8');
+  const parameters = /^\s*server \S+:\d+(.*);$/m.exec(sample)?.[1] ?? '';
+  const servers = nodePorts.map((nodePort) => `    server 127.0.0.1:${nodePort}${parameters};`).join('\n');
+  return sample
+    .replace(/^(\s*)listen .*$/m, `$1listen 127.0.0.1:${port};`)
+    .replace(/(^\s*server \S+:\d+.*\n?)+/m, `${servers}\n`);
+}
+
+/**
+ * nginx in the foreground on `site` (the http-level part, as deploy/nginx.conf), inside a main
+ * configuration of its own that keeps every file it writes in a temporary folder.
+ */
+export function startNginx(site: string, port: number): Promise<Proxy> {
+  const main = (dir: string) =>
+    [
+      // As root, nginx's workers would run as nobody, who cannot write in the folder.
+      process.getuid?.() === 0 ? 'user root root;' : '',
+      'worker_processes 1;',
+      'daemon off;',
+      `pid ${dir}/nginx.pid;`,
+      'error_log stderr warn;',
+      'events { worker_connections 1024; }',
+      'http {',
+      '  access_log off;',
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+        (kind) => `  ${kind}_temp_path ${dir}/${kind};`,
+      ),
+      `  include ${dir}/wallboard.conf;`,
+      '}',
+    ].join('\n');
+  return startProxy(
+    'nginx',
+    port,
+    (dir) => ({ 'nginx.conf': main(dir), 'wallboard.conf': site }),
+    (dir) => [NGINX, '-p', dir, '-e', 'stderr', '-c', join(dir, 'nginx.conf')],
+  );
+}
+
+/**
+ * `command` in the foreground, with its `files` in a temporary folder of its own (both given
+ * that folder), once `port` accepts connections.
+ */
+async function startProxy(
+  name: string,
+  port: number,
+  files: (dir: string) => Record<string, string>,
+  command: (dir: string) => string[],
+): Promise<Proxy> {
+  const dir = await mkdtemp(join(tmpdir(), `wallboard-${name}-`));
+  for (const [file, text] of Object.entries(files(dir))) await writeFile(join(dir, file), text);
+  const [program = name, ...args] = command(dir);
+  const child: ChildProcess = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let output = '';
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   for (let tries = 0; ; tries += 1) {
-    if (child.exitCode !== null) throw new Error(`haproxy exited: ${output}`);
+    if (child.exitCode !== null) throw new Error(`${name} exited: ${output}`);
     const open = await new Promise<boolean>((resolve) => {
       const socket = createConnection(port, '127.0.0.1', () => resolve(true)).on('error', () =>
         resolve(false),
@@ -66,7 +133,7 @@ export async function startHaproxy(config: string, port: number): Promise<Proxy>
       setTimeout(() => socket.destroy(), 100).unref();
     });
     if (open) break;
-    if (tries > 100) throw new Error(`haproxy did not listen on ${port}: ${output}`);
+    if (tries > 100) throw new Error(`${name} did not listen on ${port}: ${output}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
@@ -118,4 +185,63 @@ export async function healthy(url: string, timeoutMs = 15_000): Promise<void> {
       throw new Error(`${url}/health did not answer 200 (last ${status})`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** A JSON request with `token` to `base`: the answer's body, or an error naming its status. */
+export const apiWith =
+  (token: string) =>
+  async <T>(base: string, method: string, path: string, body?: unknown): Promise<T> => {
+    const authorization = `Bearer ${token}`;
+    const response = await fetch(`${base}${path}`, {
+      method,
+      ...(body === undefined
+        ? { headers: { authorization } }
+        : { headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return (response.status === 204 ? undefined : await response.json()) as T;
+  };
+
+export interface Screen {
+  socket: Socket<ServerToClientEvents, ClientToServerEvents>;
+  events: RealtimeEvent[];
+  /** When each connection came. */
+  connections: number[];
+  /** The titles of the notifications it heard, in turn. */
+  titles(): (string | null)[];
+}
+
+/**
+ * A screen as the agent is to the service, connected through `url`: it says hello with the last
+ * event it saw at every connection, and keeps every event once.
+ */
+export function screenThrough(url: string, token: string, tag: string): Screen {
+  const events: RealtimeEvent[] = [];
+  let last: number | null = null;
+  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = connect(url, {
+    transports: ['websocket'],
+    auth: { token },
+    reconnectionDelay: 500,
+    reconnectionDelayMax: 1000,
+  });
+  const take = (event: RealtimeEvent) => {
+    if (events.some((seen) => seen.id === event.id)) return;
+    events.push(event);
+    last = Math.max(last ?? 0, event.id);
+  };
+  socket.on('event', take);
+  const connections: number[] = [];
+  socket.on('connect', () => {
+    connections.push(Date.now());
+    void socket.emitWithAck('hello', { device_tag: tag, last_event_id: last }).then((ack) => {
+      for (const event of ack.events) take(event);
+      last = Math.max(last ?? 0, ack.last_event_id);
+    });
+  });
+  return {
+    socket,
+    events,
+    connections,
+    titles: () => events.flatMap((e) => (e.type === 'notification.created' ? [e.notification.title] : [])),
+  };
 }
