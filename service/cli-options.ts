@@ -13,7 +13,8 @@ export const HELP = `Usage:
                                                     add a user who signs in to the console: role
                                                     admin or viewer; the password is read from
                                                     stdin, or generated and printed once
-  npm run service -- user list                      list the users (login, role)
+  npm run service -- user list                      list the users of every account (login, role,
+                                                    created, account)
   npm run service -- user delete <login>            delete a user and sign it out
   npm run service -- user password <login> [--password-stdin]
                                                     set a new password (read or generated) and

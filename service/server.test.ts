@@ -113,6 +113,23 @@ describe('the service process', () => {
       dataDir,
     ]);
     expect(unknown.stderr).toContain('there is no account acc_none');
+    const user = await runServiceCommand([
+      'user',
+      'create',
+      '--role',
+      'admin',
+      '--login',
+      'ops',
+      '--account',
+      account,
+      '--data',
+      dataDir,
+    ]);
+    expect(user.code, user.stderr).toBe(0);
+    // Users of every account are listed, each with its account.
+    expect((await runServiceCommand(['user', 'list', '--data', dataDir])).stdout).toMatch(
+      new RegExp(`^ops\\tadmin\\t\\S+\\t${account}$`, 'm'),
+    );
     const service = await start();
     const secret = token.stdout.trim();
     expect(((await (await get(service, '/account', secret)).json()) as { name: string }).name).toBe('Acme');

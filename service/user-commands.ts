@@ -2,7 +2,7 @@
 // (the first admin has nobody to create it over HTTP).
 import { text } from 'node:stream/consumers';
 import { createSignInCode, signInLink } from './actions/sign-in-codes';
-import { createUser, deleteUser, listUsers, setPassword } from './actions/users';
+import { createUser, deleteUser, listUsersOfEveryAccount, setPassword } from './actions/users';
 import type { UserCommand } from './cli-options';
 import type { Database } from './db/database';
 import { generatePassword } from './domain/passwords';
@@ -33,8 +33,8 @@ export async function runUserCommand(
         : `created ${user.role} ${user.login}\n`;
     }
     case 'list':
-      return (await listUsers(db))
-        .map((user) => `${user.login}\t${user.role}\t${user.created_at}\n`)
+      return (await listUsersOfEveryAccount(db))
+        .map((user) => `${user.login}\t${user.role}\t${user.created_at}\t${user.account_id}\n`)
         .join('');
     case 'delete':
       await deleteUser(db, command.login);

@@ -1,3 +1,4 @@
+import { acrossAccounts } from '../accounts/scope';
 import type { ServiceContext } from '../context';
 import type { Database, Queryable } from '../db/database';
 import { conflict, invalid, notFound } from '../domain/errors';
@@ -49,6 +50,12 @@ export async function createUser(
 
 export async function listUsers(db: Queryable): Promise<User[]> {
   return (await new UserRepository(db).list()).map(publicUser);
+}
+
+/** Every user of every account, each with its account: the command line's `user list`. */
+export async function listUsersOfEveryAccount(db: Queryable): Promise<(User & { account_id: string })[]> {
+  const users = await acrossAccounts(() => new UserRepository(db).list());
+  return users.map((user) => ({ ...publicUser(user), account_id: user.account_id }));
 }
 
 /** Deletes the user and, with it, its sessions. Not found when there is none. */

@@ -20,6 +20,7 @@ export interface User {
 
 export interface StoredUser extends User {
   password_hash: string;
+  account_id: string;
 }
 
 function fromRow(row: Selectable<UsersTable>): StoredUser {
@@ -28,12 +29,13 @@ function fromRow(row: Selectable<UsersTable>): StoredUser {
     login: row.login,
     role: row.role,
     password_hash: row.password_hash,
+    account_id: row.account_id,
     created_at: isoRequired(row.created_at),
     updated_at: isoRequired(row.updated_at),
   };
 }
 
-export function publicUser({ password_hash: _hash, ...user }: StoredUser): User {
+export function publicUser({ password_hash: _hash, account_id: _account, ...user }: StoredUser): User {
   return user;
 }
 
