@@ -7,6 +7,7 @@ import {
   healthy,
   nginxConfig,
   nginxInstalled,
+  screensPlaying,
   screenThrough,
   startNginx,
   startNode,
@@ -37,11 +38,7 @@ describe.skipIf(!TEST_POSTGRES_URL || !nginxInstalled)(
       nodeB = await startNode(database.url, portB, ADMIN, ['--drain-seconds', '0']);
       proxy = await startNginx(await nginxConfig(portProxy, [portA, portB]), portProxy);
       await healthy(proxy.url);
-      channel = (await api<{ id: string }[]>(nodeB.url, 'GET', '/channels'))[0]?.id ?? '';
-      const board = await api<{ id: string }>(nodeB.url, 'POST', '/boards', { name: 'Ops' });
-      const items = [{ type: 'board', board_id: board.id, duration: 10 }];
-      const playlist = await api<{ id: string }>(nodeB.url, 'POST', '/playlists', { name: 'Loop', items });
-      for (const tag of TAGS) await api(nodeB.url, 'POST', '/devices', { tag, playlist_id: playlist.id });
+      channel = await screensPlaying(nodeB.url, ADMIN, TAGS);
     }, 60_000);
     afterAll(async () => {
       await proxy?.stop();

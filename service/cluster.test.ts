@@ -9,6 +9,7 @@ import {
   haproxyInstalled,
   healthy,
   startHaproxy,
+  screensPlaying,
   screenThrough,
   startNode,
   type Proxy,
@@ -47,13 +48,7 @@ describe.skipIf(!TEST_POSTGRES_URL || !haproxyInstalled)(
         portProxy,
       );
       await healthy(proxy.url);
-      channel = (await api<{ id: string; tag: string }[]>(nodeB.url, 'GET', '/channels'))[0]?.id ?? '';
-      const board = await api<{ id: string }>(nodeB.url, 'POST', '/boards', { name: 'Ops' });
-      const items = [{ type: 'board', board_id: board.id, duration: 10 }];
-      const playlist = await api<{ id: string }>(nodeB.url, 'POST', '/playlists', { name: 'Loop', items });
-      for (const tag of ['lobby', 'hall']) {
-        await api(nodeB.url, 'POST', '/devices', { tag, playlist_id: playlist.id });
-      }
+      channel = await screensPlaying(nodeB.url, ADMIN, ['lobby', 'hall']);
     }, 60_000);
     afterAll(async () => {
       await proxy?.stop();

@@ -202,6 +202,20 @@ export const apiWith =
     return (response.status === 204 ? undefined : await response.json()) as T;
   };
 
+/**
+ * Screens `tags`, made through `base` with `token`, playing a playlist of one board (a screen
+ * hears its channel's notifications through its playlist); the default channel's id.
+ */
+export async function screensPlaying(base: string, token: string, tags: readonly string[]): Promise<string> {
+  const api = apiWith(token);
+  const channel = (await api<{ id: string }[]>(base, 'GET', '/channels'))[0]?.id ?? '';
+  const board = await api<{ id: string }>(base, 'POST', '/boards', { name: 'Ops' });
+  const items = [{ type: 'board', board_id: board.id, duration: 10 }];
+  const playlist = await api<{ id: string }>(base, 'POST', '/playlists', { name: 'Loop', items });
+  for (const tag of tags) await api(base, 'POST', '/devices', { tag, playlist_id: playlist.id });
+  return channel;
+}
+
 export interface Screen {
   socket: Socket<ServerToClientEvents, ClientToServerEvents>;
   events: RealtimeEvent[];
