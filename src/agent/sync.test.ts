@@ -37,6 +37,8 @@ let steps: {
   registrations: number;
   fetches: number;
   fetchError: Error | null;
+  /** Runs while the whole state is fetched. */
+  duringFetch: (() => void) | null;
   notifications: Notification[];
   synced: PlayerState[];
 };
@@ -50,7 +52,14 @@ beforeEach(() => {
   log = recordingLogger();
   messages = [];
   store = new StateStore({ store: new MemoryStore(), clock, log }, device, (m) => messages.push(m));
-  steps = { registrations: 0, fetches: 0, fetchError: null, notifications: [], synced: [] };
+  steps = {
+    registrations: 0,
+    fetches: 0,
+    fetchError: null,
+    duringFetch: null,
+    notifications: [],
+    synced: [],
+  };
   sync = new Sync(
     { connectRealtime: () => socket, clock, random: () => 0.5, log },
     { server: 'http://service.test', token: 'secret', tag: 'lobby' },
@@ -59,6 +68,7 @@ beforeEach(() => {
       register: async () => void steps.registrations++,
       fetchState: async () => {
         steps.fetches += 1;
+        steps.duringFetch?.();
         if (steps.fetchError) throw steps.fetchError;
         return fetched;
       },
@@ -134,6 +144,22 @@ describe('sync', () => {
     expect(steps.notifications).toEqual([note, later]);
     expect(store.get().boards.b1?.widgets[0]?.flow.data).toEqual({ value: 7 });
     expect(store.lastEventId).toBe(14);
+  });
+
+  it('holds live events back while it fetches the whole state, then applies them in order', async () => {
+    await connected();
+    socket.fire('disconnect', 'transport close');
+    const later: Notification = { ...note, id: 'n2', title: 'Later' };
+    socket.answer = () => {
+      socket.push({ id: 21, type: 'notification.created', notification: note });
+      return resyncAck(20);
+    };
+    steps.duringFetch = () => socket.push({ id: 22, type: 'notification.created', notification: later });
+    socket.fire('connect');
+    await clock.advance(0);
+    expect(steps.fetches).toBe(2);
+    expect(steps.notifications).toEqual([note, later]);
+    expect(store.lastEventId).toBe(22);
   });
 
   it('drops live events heard during a hello that failed: the next hello asks for them again', async () => {

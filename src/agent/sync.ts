@@ -158,17 +158,30 @@ export class Sync {
       this.registered = true;
     }
     // The service puts the socket in its rooms before it reads the replay, so live events can come
-    // before the answer. Applied at once they would raise the last id seen, and the older events
-    // of the replay would then be dropped as seen: they wait for the answer instead. When the
-    // hello fails they are dropped, as the next hello replays them.
+    // before the answer, or while the whole state is fetched. Applied at once they would raise the
+    // last id seen, and the older events of the replay would be dropped as seen: they wait until
+    // the device has caught up. When catching up fails they are dropped, as the next hello
+    // replays them.
     const held: RealtimeEvent[] = [];
     this.heldBack = held;
-    let answer: unknown;
     try {
-      answer = await socket.hello(this.service.tag, this.store.lastEventId);
+      const replay = await this.hello(socket);
+      this.heldBack = null;
+      this.applyInOrder([...(replay?.events ?? []), ...held]);
+      if (!replay) return;
+      this.store.lastEventId = Math.max(this.store.lastEventId ?? 0, replay.last_event_id);
+      this.store.set({ ...this.store.get(), online: true, stale: false });
+      this.store.schedulePersist();
     } finally {
       if (this.heldBack === held) this.heldBack = null;
     }
+  }
+
+  /** Says hello: the events the service replays, or null once it has fetched the whole state. */
+  private async hello(
+    socket: RealtimeSocket,
+  ): Promise<{ events: RealtimeEvent[]; last_event_id: number } | null> {
+    const answer: unknown = await socket.hello(this.service.tag, this.store.lastEventId);
     const parsed = helloAckSchema.safeParse(answer);
     if (!parsed.success) {
       // Its events cannot be trusted one by one: the whole state is fetched (and checked) again.
@@ -176,21 +189,14 @@ export class Sync {
         `the hello answer does not fit the contract: ${describeIssues(parsed.error)}; resyncing`,
       );
       await this.resync();
-      this.applyInOrder(held);
-      return;
+      return null;
     }
     const ack = parsed.data;
     if (ack.error) throw new Error(ack.error);
-    if (ack.resync) {
-      this.store.lastEventId = ack.last_event_id;
-      await this.resync();
-      this.applyInOrder(held);
-      return;
-    }
-    this.applyInOrder([...ack.events, ...held]);
-    this.store.lastEventId = Math.max(this.store.lastEventId ?? 0, ack.last_event_id);
-    this.store.set({ ...this.store.get(), online: true, stale: false });
-    this.store.schedulePersist();
+    if (!ack.resync) return ack;
+    this.store.lastEventId = ack.last_event_id;
+    await this.resync();
+    return null;
   }
 
   /** By id, so a live event heard early neither comes before nor repeats one of the replay. */
