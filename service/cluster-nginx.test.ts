@@ -1,30 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ServiceProcess } from './service-process';
-import { createTestDatabase, TEST_POSTGRES_URL } from './test-support';
+import { TEST_POSTGRES_URL } from './test-support';
 import {
   apiWith,
-  freePort,
-  healthy,
+  mediaRoundTrip,
   nginxConfig,
   nginxInstalled,
   screensPlaying,
   screenThrough,
   startNginx,
-  startNode,
-  type Proxy,
+  nodesBehind,
+  type ProxiedNodes,
   type Screen,
 } from './testing/cluster-kit';
-import { multipart } from './testing/multipart';
 import { solidPng } from './testing/png';
 
 // deploy/nginx.conf on loopback: two real service processes on one PostgreSQL database behind
 // nginx as the sample configures it (service/cluster.test.ts does the same behind HAProxy).
 const ADMIN = 'nginx-admin-token-0123456789';
 const TAGS = ['d1', 'd2', 'd3', 'd4'];
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let nodeA: ServiceProcess;
-let nodeB: ServiceProcess;
-let proxy: Proxy;
+let fleet: ProxiedNodes;
 const api = apiWith(ADMIN);
 
 describe.skipIf(!TEST_POSTGRES_URL || !nginxInstalled)(
@@ -32,53 +26,39 @@ describe.skipIf(!TEST_POSTGRES_URL || !nginxInstalled)(
   () => {
     let channel: string;
     beforeAll(async () => {
-      database = await createTestDatabase(TEST_POSTGRES_URL ?? '');
-      const [portA, portB, portProxy] = [await freePort(), await freePort(), await freePort()];
-      nodeA = await startNode(database.url, portA, ADMIN, ['--drain-seconds', '0']);
-      nodeB = await startNode(database.url, portB, ADMIN, ['--drain-seconds', '0']);
-      proxy = await startNginx(await nginxConfig(portProxy, [portA, portB]), portProxy);
-      await healthy(proxy.url);
-      channel = await screensPlaying(nodeB.url, ADMIN, TAGS);
+      fleet = await nodesBehind(
+        async (port, nodePorts) => startNginx(await nginxConfig(port, nodePorts), port),
+        ADMIN,
+        ['--drain-seconds', '0'],
+      );
+      channel = await screensPlaying(fleet.nodeB.url, ADMIN, TAGS);
     }, 60_000);
-    afterAll(async () => {
-      await proxy?.stop();
-      await Promise.all([nodeA, nodeB].map((node) => node?.stop('SIGKILL')));
-      await database?.drop();
-    });
+    afterAll(() => fleet?.stop());
 
     it('takes a media upload of several megabytes (nginx refuses bodies over 1 MB unless told)', async () => {
       const file = Buffer.concat([solidPng(3, 3), Buffer.alloc(5 * 1024 * 1024, 7)]);
-      const body = multipart([{ name: 'file', filename: 'big.png', type: 'image/png', content: file }]);
-      const upload = await fetch(`${proxy.url}/media`, {
-        method: 'POST',
-        headers: { ...body.headers, authorization: `Bearer ${ADMIN}` },
-        body: new Uint8Array(body.payload),
-      });
-      expect(upload.status).toBe(201);
-      const { id } = (await upload.json()) as { id: string };
-      const read = await fetch(`${proxy.url}/media/${id}/content`, {
-        headers: { authorization: `Bearer ${ADMIN}` },
-      });
-      expect(Buffer.from(await read.arrayBuffer()).equals(file)).toBe(true);
+      const { status, read } = await mediaRoundTrip(fleet.proxy.url, fleet.proxy.url, ADMIN, file);
+      expect(status).toBe(201);
+      expect(read?.equals(file)).toBe(true);
     });
 
     it("upgrades screens' sockets over both nodes, and when node A is killed, they reconnect through nginx to B within 10 s, missing nothing", async () => {
       const screens: Screen[] = [];
       // One after the other, so that least_conn puts them on both nodes.
       for (const tag of TAGS) {
-        const screen = screenThrough(proxy.url, ADMIN, tag);
+        const screen = screenThrough(fleet.proxy.url, ADMIN, tag);
         screens.push(screen);
         await vi.waitFor(() => expect(screen.connections).toHaveLength(1));
       }
       const notify = (title: string) =>
-        api(proxy.url, 'POST', `/channels/${channel}/notifications`, { title, message: 'm' });
+        api(fleet.proxy.url, 'POST', `/channels/${channel}/notifications`, { title, message: 'm' });
       await notify('before');
       await vi.waitFor(() =>
         expect(screens.map((screen) => screen.titles())).toEqual(TAGS.map(() => ['before'])),
       );
 
       const killed = Date.now();
-      await nodeA.stop('SIGKILL');
+      await fleet.nodeA.stop('SIGKILL');
       await notify('while away');
       // The screens that were on A come back on B; those on B stay where they are.
       await vi.waitFor(

@@ -1,20 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sampleHeartbeat } from '../src/shared/testing/device-fixtures';
-import type { ServiceProcess } from './service-process';
-import { createTestDatabase, TEST_POSTGRES_URL } from './test-support';
+import { TEST_POSTGRES_URL } from './test-support';
 import {
   apiWith,
-  freePort,
   haproxyConfig,
   haproxyInstalled,
-  healthy,
+  mediaRoundTrip,
   startHaproxy,
   screensPlaying,
   screenThrough,
-  startNode,
-  type Proxy,
+  nodesBehind,
+  type ProxiedNodes,
 } from './testing/cluster-kit';
-import { multipart } from './testing/multipart';
 import { solidPng } from './testing/png';
 
 // The deployment of docs/deployment.md on loopback: two real service processes on one PostgreSQL
@@ -22,62 +19,51 @@ import { solidPng } from './testing/png';
 // that every device is on node A until A dies.
 const ADMIN = 'cluster-admin-token-0123456789';
 const OFFLINE_AFTER = 3;
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let nodeA: ServiceProcess;
-let nodeB: ServiceProcess;
-let proxy: Proxy;
+let fleet: ProxiedNodes;
 /** When node A was killed. */
 let killed = 0;
 
 const api = apiWith(ADMIN);
-const device = (tag: string) => screenThrough(proxy.url, ADMIN, tag);
+const device = (tag: string) => screenThrough(fleet.proxy.url, ADMIN, tag);
 
 describe.skipIf(!TEST_POSTGRES_URL || !haproxyInstalled)(
   'two service processes behind HAProxy (needs npm run test:postgres and haproxy)',
   () => {
     let channel: string;
     beforeAll(async () => {
-      database = await createTestDatabase(TEST_POSTGRES_URL ?? '');
-      const [portA, portB, portProxy] = [await freePort(), await freePort(), await freePort()];
       const extra = ['--offline-after', String(OFFLINE_AFTER), '--drain-seconds', '0'];
-      // One after the other: the second finds the migrations applied (they also take a lock).
-      nodeA = await startNode(database.url, portA, ADMIN, extra);
-      nodeB = await startNode(database.url, portB, ADMIN, extra);
-      proxy = await startHaproxy(
-        await haproxyConfig(portProxy, [portA, portB], { balance: 'first' }),
-        portProxy,
+      fleet = await nodesBehind(
+        async (port, nodePorts) =>
+          startHaproxy(await haproxyConfig(port, nodePorts, { balance: 'first' }), port),
+        ADMIN,
+        extra,
       );
-      await healthy(proxy.url);
-      channel = await screensPlaying(nodeB.url, ADMIN, ['lobby', 'hall']);
+      channel = await screensPlaying(fleet.nodeB.url, ADMIN, ['lobby', 'hall']);
     }, 60_000);
-    afterAll(async () => {
-      await proxy?.stop();
-      await Promise.all([nodeA, nodeB].map((node) => node?.stop('SIGKILL')));
-      await database?.drop();
-    });
+    afterAll(() => fleet?.stop());
 
     it('runs a script once per interval across the two nodes', async () => {
-      const script = await api<{ id: string }>(proxy.url, 'POST', '/scripts', {
+      const script = await api<{ id: string }>(fleet.proxy.url, 'POST', '/scripts', {
         name: 'tick',
         code: 'return 1',
         interval: '2s',
         enabled: true,
       });
       await new Promise((resolve) => setTimeout(resolve, 7_000));
-      const runs = await api<unknown[]>(proxy.url, 'GET', `/scripts/${script.id}/runs`);
+      const runs = await api<unknown[]>(fleet.proxy.url, 'GET', `/scripts/${script.id}/runs`);
       // At 0, 2, 4 and 6 s: four runs, not eight.
       expect(runs.length).toBeGreaterThanOrEqual(3);
       expect(runs.length).toBeLessThanOrEqual(5);
-      await api(proxy.url, 'DELETE', `/scripts/${script.id}`);
+      await api(fleet.proxy.url, 'DELETE', `/scripts/${script.id}`);
     }, 20_000);
 
     it('turns a silent device offline once', async () => {
-      await api(proxy.url, 'POST', '/devices', { tag: 'quiet' });
-      await api(proxy.url, 'POST', '/devices/quiet/heartbeat', sampleHeartbeat('board'));
+      await api(fleet.proxy.url, 'POST', '/devices', { tag: 'quiet' });
+      await api(fleet.proxy.url, 'POST', '/devices/quiet/heartbeat', sampleHeartbeat('board'));
       await vi.waitFor(
         async () => {
           const history = await api<{ entries: { kind: string }[] }>(
-            proxy.url,
+            fleet.proxy.url,
             'GET',
             '/devices/quiet/history',
           );
@@ -89,31 +75,22 @@ describe.skipIf(!TEST_POSTGRES_URL || !haproxyInstalled)(
 
     it('serves media uploaded through one node from the other', async () => {
       const png = solidPng(3, 3);
-      const body = multipart([{ name: 'file', filename: 'logo.png', type: 'image/png', content: png }]);
-      const upload = await fetch(`${nodeB.url}/media`, {
-        method: 'POST',
-        headers: { ...body.headers, authorization: `Bearer ${ADMIN}` },
-        body: new Uint8Array(body.payload),
-      });
-      expect(upload.status).toBe(201);
-      const media = (await upload.json()) as { id: string };
-      const read = await fetch(`${proxy.url}/media/${media.id}/content`, {
-        headers: { authorization: `Bearer ${ADMIN}` },
-      });
-      expect(Buffer.from(await read.arrayBuffer()).equals(png)).toBe(true);
+      const { status, read } = await mediaRoundTrip(fleet.nodeB.url, fleet.proxy.url, ADMIN, png);
+      expect(status).toBe(201);
+      expect(read?.equals(png)).toBe(true);
     });
     it('brings a notification posted to node B to the devices on node A, and after A is killed, through the proxy to B within 10 s, missing nothing', async () => {
       const screens = [device('lobby'), device('hall')];
       await vi.waitFor(() => expect(screens.every((screen) => screen.connections.length === 1)).toBe(true));
       const notify = (title: string) =>
-        api(nodeB.url, 'POST', `/channels/${channel}/notifications`, { title, message: 'm' });
+        api(fleet.nodeB.url, 'POST', `/channels/${channel}/notifications`, { title, message: 'm' });
       await notify('before');
       await vi.waitFor(() =>
         expect(screens.map((screen) => screen.titles())).toEqual([['before'], ['before']]),
       );
 
       killed = Date.now();
-      await nodeA.stop('SIGKILL');
+      await fleet.nodeA.stop('SIGKILL');
       await notify('while away 1');
       await notify('while away 2');
       await vi.waitFor(() => expect(screens.every((screen) => screen.connections.length === 2)).toBe(true), {
@@ -132,7 +109,7 @@ describe.skipIf(!TEST_POSTGRES_URL || !haproxyInstalled)(
     it('hands the work done once to node B within 30 s of node A dying', async () => {
       await vi.waitFor(
         async () => {
-          const health = (await (await fetch(`${nodeB.url}/health`)).json()) as { leading: boolean };
+          const health = (await (await fetch(`${fleet.nodeB.url}/health`)).json()) as { leading: boolean };
           expect(health.leading).toBe(true);
         },
         { timeout: 30_000, interval: 250 },

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, RealtimeEvent, ServerToClientEvents } from '../../src/shared/events';
 import { spawnService, type ServiceFrom, type ServiceProcess } from '../service-process';
+import { createTestDatabase, TEST_POSTGRES_URL } from '../test-support';
+import { multipart } from './multipart';
 
 export const HAPROXY = '/usr/sbin/haproxy';
 export const haproxyInstalled = existsSync(HAPROXY);
@@ -187,6 +189,48 @@ export async function healthy(url: string, timeoutMs = 15_000): Promise<void> {
   }
 }
 
+export interface ProxiedNodes {
+  nodeA: ServiceProcess;
+  nodeB: ServiceProcess;
+  proxy: Proxy;
+  /** The proxy and the nodes stopped, the database dropped. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A fresh database, nodes A and B on it with the admin `token` and `extra` options, and the proxy
+ * `startProxy` starts in front of them, once it finds them healthy. What did start is stopped
+ * again when a later step fails.
+ */
+export async function nodesBehind(
+  startProxy: (port: number, nodePorts: readonly number[]) => Promise<Proxy>,
+  token: string,
+  extra: readonly string[],
+): Promise<ProxiedNodes> {
+  const database = await createTestDatabase(TEST_POSTGRES_URL ?? '');
+  const nodes: ServiceProcess[] = [];
+  let proxy: Proxy | undefined;
+  const stop = async () => {
+    await proxy?.stop();
+    await Promise.all(nodes.map((node) => node.stop('SIGKILL')));
+    await database.drop();
+  };
+  try {
+    const [portA, portB, portProxy] = [await freePort(), await freePort(), await freePort()];
+    // One after the other: the second finds the migrations applied (they also take a lock).
+    const nodeA = await startNode(database.url, portA, token, extra);
+    nodes.push(nodeA);
+    const nodeB = await startNode(database.url, portB, token, extra);
+    nodes.push(nodeB);
+    proxy = await startProxy(portProxy, [portA, portB]);
+    await healthy(proxy.url);
+    return { nodeA, nodeB, proxy, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
 /** A JSON request with `token` to `base`: the answer's body, or an error naming its status. */
 export const apiWith =
   (token: string) =>
@@ -201,6 +245,29 @@ export const apiWith =
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
     return (response.status === 204 ? undefined : await response.json()) as T;
   };
+
+/**
+ * A PNG `file` uploaded to the media library through `uploadTo`, then read back through `readFrom`:
+ * the upload's status, and the bytes read (none when the upload failed).
+ */
+export async function mediaRoundTrip(
+  uploadTo: string,
+  readFrom: string,
+  token: string,
+  file: Buffer,
+): Promise<{ status: number; read: Buffer | null }> {
+  const authorization = `Bearer ${token}`;
+  const body = multipart([{ name: 'file', filename: 'media.png', type: 'image/png', content: file }]);
+  const upload = await fetch(`${uploadTo}/media`, {
+    method: 'POST',
+    headers: { ...body.headers, authorization },
+    body: new Uint8Array(body.payload),
+  });
+  if (upload.status !== 201) return { status: upload.status, read: null };
+  const { id } = (await upload.json()) as { id: string };
+  const read = await fetch(`${readFrom}/media/${id}/content`, { headers: { authorization } });
+  return { status: upload.status, read: Buffer.from(await read.arrayBuffer()) };
+}
 
 /**
  * Screens `tags`, made through `base` with `token`, playing a playlist of one board (a screen

@@ -4,6 +4,7 @@ import { buildApp, type App, type AppOptions } from '../app';
 import { ensureToken } from '../bootstrap';
 import { openStore } from '../db/open';
 import { ADMIN_SECRET, createTestDatabase, TEST_POSTGRES_URL } from '../test-support';
+import { screensPlaying } from './cluster-kit';
 import type { Client } from './realtime-clients';
 
 export interface Node {
@@ -30,10 +31,7 @@ export class NodesInProcess {
     const a = await this.start();
     const b = await this.start();
     await ensureToken(a.app.wallboard.db, ADMIN_SECRET, 'full', 'test admin');
-    const board = (await call(a, 'POST', '/boards', { name: 'Ops' })).json<{ id: string }>();
-    const items = [{ type: 'board', board_id: board.id, duration: 10 }];
-    const playlist = (await call(a, 'POST', '/playlists', { name: 'Loop', items })).json<{ id: string }>();
-    await call(a, 'POST', '/devices', { tag: 'lobby', playlist_id: playlist.id });
+    await screensPlaying(a.url, ADMIN_SECRET, ['lobby']);
     return [a, b];
   }
 

@@ -27,6 +27,7 @@ const note: Notification = {
   sound_url: null,
   created_at: '2026-11-21T08:00:00.000Z',
 };
+const later: Notification = { ...note, id: 'n2', title: 'Later' };
 
 let clock: FakeClock;
 let socket: FakeSocket;
@@ -125,7 +126,6 @@ describe('sync', () => {
   it('applies live events heard before the hello is answered after its replay, losing none of it', async () => {
     await connected();
     socket.fire('disconnect', 'transport close');
-    const later: Notification = { ...note, id: 'n2', title: 'Later' };
     // The service joined the socket to its rooms, then read the replay: live events came first.
     socket.answer = () => {
       socket.push({ id: 14, type: 'notification.created', notification: later });
@@ -149,7 +149,6 @@ describe('sync', () => {
   it('holds live events back while it fetches the whole state, then applies them in order', async () => {
     await connected();
     socket.fire('disconnect', 'transport close');
-    const later: Notification = { ...note, id: 'n2', title: 'Later' };
     socket.answer = () => {
       socket.push({ id: 21, type: 'notification.created', notification: note });
       return resyncAck(20);

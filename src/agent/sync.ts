@@ -50,7 +50,7 @@ export class Sync {
   private catchUpTimer: TimerHandle | null = null;
   private resyncTimer: TimerHandle | null = null;
   private reconnectTimer: TimerHandle | null = null;
-  /** Live events heard while a hello waits for its answer (null when none waits). */
+  /** Live events heard while the device catches up (null when it is not catching up). */
   private heldBack: RealtimeEvent[] | null = null;
 
   constructor(
@@ -166,7 +166,6 @@ export class Sync {
     this.heldBack = held;
     try {
       const replay = await this.hello(socket);
-      this.heldBack = null;
       this.applyInOrder([...(replay?.events ?? []), ...held]);
       if (!replay) return;
       this.store.lastEventId = Math.max(this.store.lastEventId ?? 0, replay.last_event_id);
