@@ -46,7 +46,10 @@ export async function signIn(
   await page.getByLabel('Login').fill(who.login);
   await page.getByLabel('Password', { exact: true }).fill(who.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: new RegExp(`^${who.login} \\w+, signed in`) })).toBeVisible();
+  // Its login and role, then its account's name where it is not the default one.
+  await expect(
+    page.getByRole('button', { name: new RegExp(`^${who.login} \\w+( .+)?, signed in`) }),
+  ).toBeVisible();
   // Kept live by the service's notices from here on.
   await expect(page.getByRole('status', { name: /^Live/ })).toBeVisible();
 }

@@ -1,4 +1,6 @@
-import { checkPage, consoleTest as test, expect, signIn } from './console-kit';
+import { join } from 'node:path';
+import { runServiceCommand } from '../service/service-process';
+import { checkPage, consoleTest as test, expect, signIn, VIEWPORTS } from './console-kit';
 
 test('an admin adds a user who then signs in, changes their role and removes them', async ({
   admin: page,
@@ -40,4 +42,31 @@ test('the last admin cannot demote themself', async ({ admin: page }) => {
   await row.getByRole('combobox', { name: 'Role of ada' }).click();
   await page.getByRole('option', { name: 'viewer' }).click();
   await expect(row.getByRole('alert')).toContainText('last admin');
+});
+
+test("a user of a hosted service's account sees its name beside their own", async ({ page, stack }) => {
+  // Accounts are made on the service's machine, with the embedded store stopped.
+  await stack.service?.stop();
+  const data = ['--data', join(stack.dir, 'service')];
+  const made = await runServiceCommand(['account', 'create', '--name', 'Acme Signage', ...data], 'built');
+  expect(made.code, made.stderr).toBe(0);
+  const created = await runServiceCommand(
+    ['user', 'create', '--role', 'admin', '--login', 'ops', '--account', made.stdout.trim(), ...data],
+    'built',
+  );
+  expect(created.code, created.stderr).toBe(0);
+  // No password was given on stdin: one was generated and printed.
+  const password = /\(shown once\): (\S+)/.exec(created.stdout)?.[1] ?? '';
+  await stack.startService();
+
+  await page.setViewportSize(VIEWPORTS.phone);
+  await signIn(page, stack, { login: 'ops', password });
+  const me = page.getByRole('button', { name: 'ops admin Acme Signage, signed in' });
+  await expect(me).toContainText('Acme Signage');
+  // At a phone's width too, the user and the account sit inside the header.
+  const [header, button] = [await page.getByRole('banner').boundingBox(), await me.boundingBox()];
+  expect((button?.y ?? 0) + (button?.height ?? 0)).toBeLessThanOrEqual(
+    (header?.y ?? 0) + (header?.height ?? 0),
+  );
+  await checkPage(page, 'account-header');
 });

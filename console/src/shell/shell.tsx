@@ -70,14 +70,23 @@ function UserMenu() {
   return (
     <Menu position="bottom-end">
       <Menu.Target>
-        <UnstyledButton aria-label={`${user.login} ${user.role}, signed in`}>
+        <UnstyledButton
+          aria-label={`${[user.login, user.role, accountName].filter(Boolean).join(' ')}, signed in`}
+        >
           <Text size="sm" fw={500}>
             {user.login}{' '}
             <Text span c="dimmed" size="xs">
               {user.role}
-              {accountName && ` · ${accountName}`}
             </Text>
           </Text>
+          {/* On a line of its own, cut short at a phone's width rather than wrapping the header. */}
+          {/* The space keeps the two lines' words apart in the button's text, as in its name. */}
+          {accountName && ' '}
+          {accountName && (
+            <Text c="dimmed" size="xs" truncate="end" maw={160}>
+              {accountName}
+            </Text>
+          )}
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>
