@@ -211,6 +211,17 @@ test('two editors move widgets of one board: the second save is refused and said
   await other.close();
 });
 
+/**
+ * Picks what feeds the selected widget's flow. The list closes when the panel is drawn again under
+ * it (on a loaded machine, as the scripts arrive): a person opens it again, and so does this.
+ */
+async function feedBy(page: Page, option: string): Promise<void> {
+  await expect(async () => {
+    await page.getByRole('combobox', { name: 'Fed by' }).click();
+    await page.getByRole('option', { name: option }).click({ timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
+}
+
 test("a widget's flow is fed by a script attached in the editor", async ({ admin: page, stack }) => {
   const board = await stack.api<{ id: string }>('POST', '/boards', { name: 'Fed' });
   const flow = await stack.api<{ id: string }>('POST', '/flows', { tag: 'fed-value', variant: 'value' });
@@ -228,13 +239,11 @@ test("a widget's flow is fed by a script attached in the editor", async ({ admin
   });
   await page.goto(`${stack.serviceUrl}/console/boards/${board.id}`);
   await handle(page, 'value').click();
-  await page.getByRole('combobox', { name: 'Fed by' }).click();
-  await page.getByRole('option', { name: 'Visitors today' }).click();
+  await feedBy(page, 'Visitors today');
   await expect(page.getByRole('link', { name: 'Open the script' })).toBeVisible();
   expect((await stack.api<{ source: string }>('GET', `/flows/${flow.id}`)).source).toBe(script.id);
   // Detached again: the flow takes pushed data.
-  await page.getByRole('combobox', { name: 'Fed by' }).click();
-  await page.getByRole('option', { name: 'Data pushed to it (no script)' }).click();
+  await feedBy(page, 'Data pushed to it (no script)');
   await expect(page.getByRole('link', { name: 'write a script' })).toBeVisible();
   expect((await stack.api<{ source: string | null }>('GET', `/flows/${flow.id}`)).source).toBeNull();
 });
