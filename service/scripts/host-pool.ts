@@ -3,6 +3,7 @@
 // bundle, may start no process, worker or native addon, and holds no secret. Hosts are reused for
 // later runs (each in a fresh engine) until a run ends abnormally or they have served their share.
 import { fork, type ChildProcess, type ForkOptions } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { ensureScriptHost } from './host/location';
 import { ENGINE_STACK_BYTES } from './host/protocol';
 
@@ -13,9 +14,20 @@ export interface HostPoolOptions {
   runsPerHost: number;
   /** Old-generation heap of a host's own JavaScript (the engine's memory is apart). */
   hostHeapMb: number;
+  /**
+   * Resident memory a host may hold apart from its run's engine: Node, its heap, and the engine
+   * it makes ready for the next run. An idle host above it is not reused; a running one above it
+   * plus its run's memory limit is killed.
+   */
+  hostBaseMb: number;
 }
 
-export const DEFAULT_POOL_OPTIONS: HostPoolOptions = { idle: 2, runsPerHost: 200, hostHeapMb: 32 };
+export const DEFAULT_POOL_OPTIONS: HostPoolOptions = {
+  idle: 2,
+  runsPerHost: 200,
+  hostHeapMb: 32,
+  hostBaseMb: 128,
+};
 
 /** How long a host may take to load its engine before the run fails. */
 const START_TIMEOUT_MS = 15_000;
@@ -79,6 +91,14 @@ export class ScriptHost {
     }
   }
 
+  /** The host's resident memory as the kernel counts it, in bytes; null where it cannot be read. */
+  async residentBytes(): Promise<number | null> {
+    if (this.child.pid === undefined || process.platform !== 'linux') return null;
+    const status = await readFile(`/proc/${this.child.pid}/status`, 'utf8').catch(() => '');
+    const kib = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
+    return kib === undefined ? null : Number(kib) * 1024;
+  }
+
   kill(): void {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
   }
@@ -94,6 +114,11 @@ export class HostPool {
     this.options = { ...DEFAULT_POOL_OPTIONS, ...options };
   }
 
+  /** The resident memory a host may reach while it runs a script of `memoryMb`. */
+  runningCeilingBytes(memoryMb: number): number {
+    return (this.options.hostBaseMb + memoryMb) * 1024 * 1024;
+  }
+
   /** A started host for one run; give it back with `release` or `discard`. */
   async acquire(): Promise<ScriptHost> {
     if (this.closed) throw new Error('the script sandbox is closed');
@@ -104,6 +129,13 @@ export class HostPool {
       this.idle.findIndex((idle) => idle.started),
     );
     const host = this.idle.splice(index, 1)[0] ?? (await this.spawn());
+    // What a run left behind would be the next run's, and the service's to pay for: a host whose
+    // memory did not come back down is not reused.
+    const resident = host.started ? await host.residentBytes() : null;
+    if (resident !== null && resident > this.options.hostBaseMb * 1024 * 1024) {
+      this.discard(host);
+      return this.acquire();
+    }
     // Its last run: its successor starts loading its engine now, not when the next run asks.
     if (host.runs + 1 >= this.options.runsPerHost && !this.idle.some((idle) => !idle.started)) {
       this.replenish();
@@ -171,6 +203,9 @@ export function hostForkOptions(file: string, heapMb = DEFAULT_POOL_OPTIONS.host
       '--disallow-code-generation-from-strings',
       `--stack-size=${HOST_STACK_KIB}`,
       `--max-old-space-size=${heapMb}`,
+      // The host collects its garbage after each run, so that what a run allocated is gone from
+      // its resident memory, which the service measures.
+      '--expose-gc',
       '--no-warnings',
     ],
     env: {},

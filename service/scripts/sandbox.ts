@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HostPool, type HostPoolOptions, type ScriptHost } from './host-pool';
-import type { FromHost, ToHost } from './host/protocol';
+import { DEFAULT_MEMORY_MB, type FromHost, type ToHost } from './host/protocol';
 
 /** Limits of one run; the defaults are documented in docs/scripts.md. */
 export interface SandboxLimits {
@@ -16,7 +16,7 @@ export interface SandboxLimits {
 }
 
 export const DEFAULT_LIMITS: Omit<SandboxLimits, 'timeoutMs'> = {
-  memoryMb: 64,
+  memoryMb: DEFAULT_MEMORY_MB,
   logLines: 100,
   logLineLength: 1000,
   calls: 50,
@@ -53,6 +53,8 @@ export interface SandboxRun {
 }
 
 const MESSAGE_LIMIT = 1024 * 1024;
+/** How often a running host's resident memory is read. */
+const MEMORY_WATCH_MS = 250;
 const text = z.string().max(MESSAGE_LIMIT);
 /** What a host may say; anything else ends the run and the host. */
 const fromHostSchema: z.ZodType<FromHost> = z.discriminatedUnion('type', [
@@ -108,6 +110,7 @@ export class ScriptSandbox {
       if (ended) return;
       ended = true;
       clearTimeout(timer);
+      clearInterval(watch);
       calls.abort();
       if (host) {
         host.child.off('message', onMessage);
@@ -189,10 +192,30 @@ export class ScriptSandbox {
       limits.timeoutMs,
     );
 
+    // The engine's memory is bounded inside the host; this is the bound measured from outside, as
+    // the kernel counts the host's memory, should anything in the host outgrow it.
+    const ceiling = this.pool.runningCeilingBytes(limits.memoryMb);
+    let watch: NodeJS.Timeout | undefined;
+    const watchMemory = (watched: ScriptHost) => {
+      watch = setInterval(() => {
+        void watched.residentBytes().then((resident) => {
+          if (resident !== null && resident > ceiling) {
+            end({
+              outcome: 'error',
+              error: `the script ran out of memory (its host held ${Math.round(resident / 1048576)} MB)`,
+              logs,
+            });
+          }
+        });
+      }, MEMORY_WATCH_MS);
+      watch.unref();
+    };
+
     this.pool.acquire().then(
       (acquired) => {
         if (ended) return this.pool.release(acquired);
         host = acquired;
+        watchMemory(acquired);
         acquired.child.on('message', onMessage);
         acquired.child.on('exit', onExit);
         const { memoryMb, logLines, logLineLength, calls: callLimit, argsLength } = limits;

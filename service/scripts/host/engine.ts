@@ -10,6 +10,7 @@ import type {
   QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
 import PRELUDE from 'virtual:wallboard-guest-prelude';
+import type { BoundedMemory } from './bounded-memory';
 import {
   ENGINE_STACK_BYTES,
   SCRIPT_FILENAME,
@@ -28,7 +29,8 @@ interface GuestFunctions {
 }
 
 /**
- * Runs `code` once. Everything the run says goes out through `send`; `onEnd` is called once, when
+ * Runs `code` once, in `engine`, a module of its own whose whole memory is `memory` (the run's
+ * limit: bounded-memory.ts). Everything the run says goes out through `send`; `onEnd` is called once, when
  * it has ended and its engine is freed (`healthy` is false when the engine failed in a way that
  * may have left the host's state damaged: the host should then exit rather than run again).
  */
@@ -46,12 +48,12 @@ export class EngineRun {
 
   constructor(
     engine: QuickJSWASMModule,
+    private readonly memory: BoundedMemory,
     private readonly limits: HostRunLimits,
     private readonly send: (message: FromHost) => void,
     private readonly onEnd: (healthy: boolean) => void,
   ) {
     this.runtime = engine.newRuntime();
-    this.runtime.setMemoryLimit(limits.memoryMb * 1024 * 1024);
     this.runtime.setMaxStackSize(ENGINE_STACK_BYTES);
     this.runtime.setModuleLoader(() => ({ error: new Error(MODULES_REFUSED) }));
     this.vm = this.runtime.newContext();
@@ -94,6 +96,8 @@ export class EngineRun {
         const jobs = this.runtime.executePendingJobs();
         if (jobs.error) jobs.error.dispose();
       }
+      // A script that caught its out-of-memory error still ends as out of memory.
+      if (this.memory.settle()) return this.finish({ type: 'failed', error: this.outOfMemory() });
       if (!this.finished && this.guest) {
         const unhandled = this.guestText(this.guest.unhandled);
         if (unhandled) {
@@ -175,7 +179,8 @@ export class EngineRun {
         return undefined;
       },
       done: (json) => {
-        this.finish({ type: 'done', result: text(json) });
+        if (this.memory.settle()) this.finish({ type: 'failed', error: this.outOfMemory() });
+        else this.finish({ type: 'done', result: text(json) });
         return undefined;
       },
       invalid: (message) => {
@@ -190,6 +195,8 @@ export class EngineRun {
     const host = vm.newObject();
     for (const [name, implementation] of Object.entries(functions)) {
       const fn = vm.newFunction(name, (...args) => {
+        // The engine hands control to the host here: an allocation refused before it failed.
+        this.memory.settle();
         // A host error must not reach the script as an object of Node's realm (its constructor
         // would lead to Node's Function): anything thrown here is dropped.
         try {
@@ -302,11 +309,13 @@ export class EngineRun {
     }
   }
 
+  private outOfMemory(): string {
+    return `the script ran out of memory (at most ${this.limits.memoryMb} MB)`;
+  }
+
   /** The engine's "out of memory" error, in the service's words. */
   private memoryMessage(message: string): string {
-    return /^InternalError: out of memory/.test(message)
-      ? `the script ran out of memory (at most ${this.limits.memoryMb} MB)`
-      : message;
+    return /^InternalError: out of memory/.test(message) ? this.outOfMemory() : message;
   }
 
   private engineFailure(error: unknown): string {

@@ -3,9 +3,12 @@
 // script escaped into is not to be trusted); the schema lives on the service's side, so that the
 // host's bundle holds no validation library.
 
+/** A run's memory unless the service says otherwise: its engine's whole WebAssembly memory. */
+export const DEFAULT_MEMORY_MB = 64;
+
 /** What one run may use, as the host enforces it (the service checks again on its side). */
 export interface HostRunLimits {
-  /** Heap of the run's engine, everything it allocates included (ArrayBuffers too). */
+  /** The run's engine's whole memory: its heap, its stack and all it allocates (ArrayBuffers too). */
   memoryMb: number;
   logLines: number;
   logLineLength: number;
