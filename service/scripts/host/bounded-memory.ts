@@ -15,17 +15,28 @@ const PAGE_BYTES = 64 * 1024;
 /** What the engine's module asks for at its start (its INITIAL_MEMORY): its data, stack and first heap. */
 export const ENGINE_INITIAL_BYTES = 16 * 1024 * 1024;
 
-/** The part of WebAssembly's Memory used here (its type is in the DOM's library, not Node's). */
+/** The part of WebAssembly's Memory used here (WebAssembly's types are in the DOM's library, not Node's). */
 export interface WasmMemory {
   readonly buffer: ArrayBuffer;
   grow(pages: number): number;
 }
 
-const { Memory } = (
+/** A compiled WebAssembly module, opaque here. */
+export interface WasmModule {
+  readonly compiled: true;
+}
+
+const { Memory, Module } = (
   globalThis as unknown as {
-    WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory };
+    WebAssembly: {
+      Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory;
+      Module: new (bytes: Uint8Array) => WasmModule;
+    };
   }
 ).WebAssembly;
+
+/** Compiles WebAssembly's bytes into a module that can be instantiated many times. */
+export const compileModule = (bytes: Uint8Array): WasmModule => new Module(bytes);
 
 export class BoundedMemory {
   readonly memory: WasmMemory;

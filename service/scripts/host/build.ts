@@ -1,6 +1,6 @@
 // Builds the script host into one file, dist/script-host/host.cjs: the host, QuickJS with its
-// WebAssembly inlined, and the guest prelude as text. One file, so that the host's permission to
-// read the file system can be that file alone. `npm run build` builds it (tools/build.ts); a
+// WebAssembly's bytes inlined (compiled once by the host, main.ts), and the guest prelude as
+// text. One file, so that the host's permission to read the file system can be that file alone. `npm run build` builds it (tools/build.ts); a
 // service running from source (the tests) builds it on first use when it is missing or older than
 // its sources (location.ts). A bundled service never comes here (location-bundled.ts).
 import { mkdir, readdir, rename, stat } from 'node:fs/promises';
@@ -17,7 +17,7 @@ const NODE_TARGET = 'node24';
 /** When the host's sources (and the QuickJS packages in it) last changed, in ms. */
 export async function newestSource(): Promise<number> {
   const files = (await readdir(SOURCE, { recursive: true })).filter((file) => file.endsWith('.ts'));
-  const packages = ['quickjs-emscripten-core', '@jitl/quickjs-singlefile-cjs-release-sync'].map((name) =>
+  const packages = ['quickjs-emscripten-core', '@jitl/quickjs-wasmfile-release-sync'].map((name) =>
     join(ROOT, 'node_modules', name, 'package.json'),
   );
   const times = await Promise.all(
@@ -70,6 +70,11 @@ export async function buildScriptHost(outFile = HOST_BUNDLE): Promise<string> {
     target: NODE_TARGET,
     legalComments: 'none',
     logLevel: 'warning',
+    // The engine's WebAssembly goes into the bundle as bytes: the host reads no other file.
+    loader: { '.wasm': 'binary' },
+    // The engine's ES module asks for its own URL, which a CommonJS bundle has as its file's.
+    define: { 'import.meta.url': 'bundleUrl' },
+    banner: { js: "const bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     plugins: [virtualPrelude],
   });
   await rename(partial, outFile);
