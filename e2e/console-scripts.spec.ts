@@ -17,6 +17,13 @@ test('an admin writes a script, saves it, runs it and reads its log', async ({ a
   await stack.api('POST', '/flows', { tag: 'e2e-value', variant: 'value' });
   await page.getByRole('link', { name: 'Scripts' }).click();
   await expect(page.getByRole('heading', { name: 'Scripts', level: 1 })).toBeVisible();
+  // The account's share of the service's scripts, in words an operator reads.
+  const limits = page.getByTestId('script-limits');
+  await expect(limits).toContainText('Script time this hour: 0 s of 60 min');
+  await expect(limits).toContainText('Enabled scripts: 0 of 200');
+  // Off the link just clicked, whose hover colours are not the page's.
+  await limits.hover();
+  await checkPage(page, 'scripts');
   await page.getByRole('button', { name: 'New script' }).click();
   await expect(page.getByRole('heading', { name: 'New script' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'wallboard/http' })).toBeVisible();

@@ -19,13 +19,14 @@ const ours: Record<string, string> = {};
 /** Routes that are no account's: what they answer is the same for everyone. */
 const NO_ACCOUNT: Record<string, string> = {
   'GET /health': 'the node, not an account',
-  'POST /session': 'signing in, before any account (logins are unique in the store)',
+  'POST /session': 'signing in, before any account (the login and password find it)',
   'GET /session': "the caller's own session",
   'DELETE /session': "the caller's own session",
   'POST /pairings': 'a screen asking for a code, before any account',
   'GET /pairings/{pairing_id}': "a screen reading its own pairing by the pairing's secret",
   'GET /web-options': "the service's options",
   'GET /account': "the caller's own account (accounts.test.ts)",
+  'GET /scripts/usage': "the caller's own account's script time and caps (scripts/caps.test.ts)",
   'GET /map/tiles/{z}/{x}/{y}': 'map tiles, the same for everyone',
 };
 

@@ -24,6 +24,7 @@ import type { Database } from './db/database';
 import { grants } from './http/auth';
 import { installAuth } from './http/auth-hook';
 import { boundClose } from './http/connections';
+import { lingerOnUnreadBodies, type LingerBounds } from './http/linger';
 import { answerRouterError, installErrorHandling, PATH_PARAM_MAX } from './http/errors';
 import { MdnsAnnouncement, type MdnsOptions } from './jobs/mdns';
 import { attachRealtime, type Hub } from './realtime/hub';
@@ -63,6 +64,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** How long requests under way may hold `close()` before their connections are cut (http/connections.ts). */
   closeGraceMs?: number;
+  /** How long and how much of a refused body is still read before its connection is cut (http/linger.ts). */
+  linger?: LingerBounds;
   /**
    * Announce the service over mDNS/DNS-SD once it listens (jobs/mdns.ts). Off unless given:
    * server.ts turns it on (`--no-mdns` turns it off), tests only on loopback.
@@ -150,10 +153,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.setSerializerCompiler(serializerCompiler);
   // JSON only: anything else is answered 415 rather than half-parsed.
   app.removeContentTypeParser('text/plain');
-  installErrorHandling(app);
+  installErrorHandling(app, (why) => ctx.node.writesRefused(why, ctx.clock.now()));
   // Registered (awaited) first, so that the cookies are parsed before the auth hook reads them.
   await app.register(cookie);
   installAuth(app, ctx.auth, (secret) => sessionOf(ctx, secret));
+  // Before boundClose: its `Connection: close` while the app closes must win over the linger's.
+  lingerOnUnreadBodies(app, options.linger);
   boundClose(app, options.closeGraceMs);
 
   await app.register(swagger, {

@@ -3,6 +3,15 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { tokenScopeSchema, type TokenScope } from '../src/shared/token';
 import { webUrlSchema } from '../src/shared/common';
+import { QUOTA_ARGS } from './accounts/quota-options';
+import {
+  accountCommand,
+  inAccount,
+  userCommand,
+  type AccountCommand,
+  type StoreChoice,
+  type UserCommand,
+} from './cli-commands';
 import { DEFAULT_CONFIG, OSM_TILES, type ServiceConfig } from './context';
 import { parseHttpAllow, type HttpAllowPolicy } from './scripts/destinations';
 
@@ -21,9 +30,12 @@ export const HELP = `Usage:
                                                     sign the user out everywhere
   npm run service -- user link <login>              print a one-time sign-in link (15 minutes) to
                                                     the console at --host and --port
-  npm run service -- account create --name <name>   make an account (a hosted service's customer) with
+  npm run service -- account create --name <name> [quotas]
+                                                    make an account (a hosted service's customer) with
                                                     its default channel; prints its id, for --account
-  npm run service -- account list                   list the accounts (id, name)
+  npm run service -- account update <id> [--name <name>] [quotas]
+                                                    rename an account or change its quotas
+  npm run service -- account list                   list the accounts (id, name, quotas)
   npm run service -- backup <file>                  write a consistent copy of the embedded store
                                                     (the service may be running) to a new file
   npm run service -- restore <file>                 put a backup back as the embedded store (the
@@ -50,6 +62,13 @@ Options:
                            where scripts' wallboard/http may connect besides public addresses:
                            comma-separated loopback, private and CIDR ranges such as 10.1.0.0/16
                            (default none: public addresses only)
+  --script-seconds-per-hour <s>
+                           script time each account may use per hour: the wall time of its runs,
+                           each from the moment it has a run slot until it ends (which bounds its
+                           CPU use); past it the account's runs are refused until the hour frees
+                           some (default ${DEFAULT_CONFIG.scriptSecondsPerHour}: one of the two run slots all hour)
+  --scripts-enabled-per-account <n>
+                           scripts each account may have enabled at once (default ${DEFAULT_CONFIG.scriptsEnabledPerAccount})
   --map-tiles <template>   where maps' tiles come from, a URL template with {z}, {x} and {y} (default
                            ${DEFAULT_CONFIG.mapTiles?.urlTemplate}, OpenStreetMap's, within
                            its usage policy: the service fetches each tile once and caches it);
@@ -66,11 +85,27 @@ Options:
   --notifications-keep <n> notifications kept, the newest (default ${DEFAULT_CONFIG.notificationRetention})
   --notifications-keep-days <days>
                            ... and none older than this (default ${DEFAULT_CONFIG.notificationRetentionDays})
+  --pairings-max <n>       pairings live at once (default ${DEFAULT_CONFIG.pairing.liveMax}); when full, the oldest that no
+                           screen has polled make room for new ones
+  --pairings-per-address <n>
+                           codes one client address (an IPv6 /64) may have waiting unclaimed
+                           (default ${DEFAULT_CONFIG.pairing.perSource})
+  --pairing-guesses-per-minute <n>
+                           wrong codes POST /pairings/claim lets through per minute across the
+                           service, after ${DEFAULT_CONFIG.pairing.wrongCodes.all.burst} at once (default ${DEFAULT_CONFIG.pairing.wrongCodes.all.perSecond * 60}; per token,
+                           account and address the limits are smaller: docs/api.md, Pairing)
   --account <id>           with "token create" and "user create": the account it belongs to (default:
-                           the default account, that of a single-account install)
+                           the default account, that of a single-account install); with "user
+                           delete", "password" and "link": the account whose user it is, needed
+                           when several accounts have a user of that login
   --scope <scope>          with "token create": full, readonly or affiliated
   --name <name>            with "token create": a note of what the token is for; with "account
-                           create": the account's name (unique)
+                           create" and "account update": the account's name (unique)
+  --media-mb <n>, --media-files <n>, --scripts <n>, --devices <n>, --users <n>
+                           with "account create" and "account update": the account's quotas, the
+                           most media (MB, files), scripts, devices and console users it may hold;
+                           a create past one is refused (403 quota_exceeded). "unlimited" lifts one;
+                           by default there is none
   --device <tag>           with "token create --scope affiliated": bind the token to that device, for
                            which alone it acts (a screen's own credential; pairing makes one too)
   --role <role>            with "user create": admin (acts as a full token) or viewer (as readonly)
@@ -109,90 +144,6 @@ export type Command =
   | AccountCommand
   | { kind: 'backup'; dataDir: string; file: string }
   | { kind: 'restore'; dataDir: string; file: string };
-
-/** `user …`: service/user-commands.ts. */
-export type UserCommand = { kind: 'user'; store: StoreChoice } & (
-  | {
-      action: 'create';
-      login: string;
-      role: 'admin' | 'viewer';
-      passwordStdin: boolean;
-      accountId?: string;
-    }
-  | { action: 'list' }
-  | { action: 'delete'; login: string }
-  | { action: 'password'; login: string; passwordStdin: boolean }
-  /** `origin`: where the link points, the service's --host and --port. */
-  | { action: 'link'; login: string; origin: string }
-);
-
-/** `account …`: service/account-commands.ts. */
-export type AccountCommand = { kind: 'account'; store: StoreChoice } & (
-  { action: 'create'; name: string } | { action: 'list' }
-);
-
-const ACCOUNT_USAGE = 'the account command is "account create --name <name>" or "account list"';
-
-function accountCommand(store: StoreChoice, args: string[], name: string): AccountCommand {
-  const [action, ...rest] = args;
-  if (rest.length) throw new Error(ACCOUNT_USAGE);
-  if (action === 'list') return { kind: 'account', store, action };
-  if (action !== 'create') throw new Error(ACCOUNT_USAGE);
-  if (!name.trim()) throw new Error('account create needs --name <name>');
-  return { kind: 'account', store, action, name: name.trim() };
-}
-
-/** `--account <id>`, for the commands that make something in an account. */
-const inAccount = (account: string | undefined) => (account === undefined ? {} : { accountId: account });
-
-const USER_USAGE =
-  'the user command is "user create --role <role> --login <login>", "user list", "user delete <login>", "user password <login>" or "user link <login>"';
-
-function userCommand(
-  store: StoreChoice,
-  args: string[],
-  values: {
-    role?: string;
-    login?: string;
-    account?: string;
-    'password-stdin': boolean;
-    host: string;
-    port: string;
-  },
-): UserCommand {
-  const [action, login, ...rest] = args;
-  if (rest.length) throw new Error(USER_USAGE);
-  const passwordStdin = values['password-stdin'];
-  if (action === 'create' && login === undefined) {
-    if (values.role !== 'admin' && values.role !== 'viewer')
-      throw new Error('--role must be admin or viewer');
-    if (!values.login) throw new Error('user create needs --login <name or email>');
-    return {
-      kind: 'user',
-      store,
-      action,
-      login: values.login,
-      role: values.role,
-      passwordStdin,
-      ...inAccount(values.account),
-    };
-  }
-  if (action === 'list' && login === undefined) return { kind: 'user', store, action };
-  if (action === 'delete' && login !== undefined) return { kind: 'user', store, action, login };
-  if (action === 'password' && login !== undefined) {
-    return { kind: 'user', store, action, login, passwordStdin };
-  }
-  if (action === 'link' && login !== undefined) {
-    const host = values.host.includes(':') ? `[${values.host}]` : values.host;
-    return { kind: 'user', store, action, login, origin: `http://${host}:${values.port}` };
-  }
-  throw new Error(USER_USAGE);
-}
-
-export interface StoreChoice {
-  databaseUrl?: string;
-  dataDir: string;
-}
 
 const MB = 1024 * 1024;
 
@@ -265,6 +216,21 @@ function mapTiles(values: {
   };
 }
 
+/** `--pairings-max`, `--pairings-per-address`, `--pairing-guesses-per-minute`. */
+function pairingLimits(values: {
+  'pairings-max': string;
+  'pairings-per-address': string;
+  'pairing-guesses-per-minute': string;
+}): ServiceConfig['pairing'] {
+  const defaults = DEFAULT_CONFIG.pairing;
+  const perMinute = wholeNumber('pairing-guesses-per-minute', values['pairing-guesses-per-minute'], 1, 6000);
+  return {
+    liveMax: wholeNumber('pairings-max', values['pairings-max'], 10, 10_000_000),
+    perSource: wholeNumber('pairings-per-address', values['pairings-per-address'], 1, 10_000),
+    wrongCodes: { ...defaults.wrongCodes, all: { ...defaults.wrongCodes.all, perSecond: perMinute / 60 } },
+  };
+}
+
 /** Reads the command line; throws an Error with a message for the user on anything wrong. */
 export function parseCommand(argv: string[]): Command {
   const { values, positionals } = parseArgs({
@@ -283,6 +249,11 @@ export function parseCommand(argv: string[]): Command {
       'media-max-mb': { type: 'string', default: String(DEFAULT_CONFIG.mediaMaxBytes / MB) },
       'log-level': { type: 'string', default: 'info' },
       'scripts-http-allow': { type: 'string', default: '' },
+      'script-seconds-per-hour': { type: 'string', default: String(DEFAULT_CONFIG.scriptSecondsPerHour) },
+      'scripts-enabled-per-account': {
+        type: 'string',
+        default: String(DEFAULT_CONFIG.scriptsEnabledPerAccount),
+      },
       'map-tiles': { type: 'string' },
       'map-attribution': { type: 'string' },
       'map-max-zoom': { type: 'string' },
@@ -294,6 +265,12 @@ export function parseCommand(argv: string[]): Command {
       'events-keep': { type: 'string', default: String(DEFAULT_CONFIG.eventRetention) },
       'events-keep-mb': { type: 'string', default: String(DEFAULT_CONFIG.eventRetentionBytes / MB) },
       'notifications-keep': { type: 'string', default: String(DEFAULT_CONFIG.notificationRetention) },
+      'pairings-max': { type: 'string', default: String(DEFAULT_CONFIG.pairing.liveMax) },
+      'pairings-per-address': { type: 'string', default: String(DEFAULT_CONFIG.pairing.perSource) },
+      'pairing-guesses-per-minute': {
+        type: 'string',
+        default: String(DEFAULT_CONFIG.pairing.wrongCodes.all.perSecond * 60),
+      },
       'notifications-keep-days': {
         type: 'string',
         default: String(DEFAULT_CONFIG.notificationRetentionDays),
@@ -304,6 +281,7 @@ export function parseCommand(argv: string[]): Command {
       role: { type: 'string' },
       login: { type: 'string' },
       account: { type: 'string' },
+      ...QUOTA_ARGS,
       'password-stdin': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -327,7 +305,7 @@ export function parseCommand(argv: string[]): Command {
     return { kind: command, dataDir: values.data, file: sub };
   }
   if (command === 'user') return userCommand(store, positionals.slice(1), values);
-  if (command === 'account') return accountCommand(store, positionals.slice(1), values.name);
+  if (command === 'account') return accountCommand(store, positionals.slice(1), values);
   if (command === 'token') {
     if (sub !== 'create' || rest.length)
       throw new Error('the token command is "token create --scope <scope>"');
@@ -377,6 +355,19 @@ export function parseCommand(argv: string[]): Command {
       ),
       bodyLimit: wholeNumber('body-limit', values['body-limit'], 1024, 100 * 1024 * 1024),
       scriptsHttpAllow: httpAllow(values['scripts-http-allow']),
+      // Two slots all hour is the most the service can run: a larger number limits nothing.
+      scriptSecondsPerHour: wholeNumber(
+        'script-seconds-per-hour',
+        values['script-seconds-per-hour'],
+        1,
+        1_000_000,
+      ),
+      scriptsEnabledPerAccount: wholeNumber(
+        'scripts-enabled-per-account',
+        values['scripts-enabled-per-account'],
+        0,
+        1_000_000,
+      ),
       mediaMaxBytes: wholeNumber('media-max-mb', values['media-max-mb'], 1, 1_000_000) * MB,
       mediaDir: store.databaseUrl ? null : join(values.data, 'media'),
       mapTiles: mapTiles(values),
@@ -384,6 +375,7 @@ export function parseCommand(argv: string[]): Command {
       httpMedia: values['allow-http-media'],
       customWidgetsNetwork: values['custom-widgets-network'],
       trustProxy: trustedProxies(values['trust-proxy']),
+      pairing: pairingLimits(values),
     },
   };
 }

@@ -1,6 +1,7 @@
 import { NodeState } from './cluster/node-state';
 import type { Database } from './db/database';
 import { TokenAuthenticator } from './http/auth';
+import { DEFAULT_PAIRING_LIMITS, type PairingLimits } from './http/pairing-limits';
 import { serviceJobs, type ServiceJobs } from './jobs/service-jobs';
 import { NoticeBus } from './realtime/notices';
 import { EventPublisher } from './realtime/publisher';
@@ -22,6 +23,13 @@ export interface ServiceConfig {
   notificationRetentionDays: number;
   /** Where scripts' `wallboard/http` may connect (`--scripts-http-allow`); public addresses only by default. */
   scriptsHttpAllow: HttpAllowPolicy;
+  /**
+   * Script time each account may use per hour (`--script-seconds-per-hour`): the wall time of its
+   * runs, each from its slot to its end; over it, its runs are refused until the hour frees some.
+   */
+  scriptSecondsPerHour: number;
+  /** Scripts an account may have enabled at once (`--scripts-enabled-per-account`). */
+  scriptsEnabledPerAccount: number;
   /** The largest file the media library takes (`--media-max-mb`); a larger upload is answered 413. */
   mediaMaxBytes: number;
   /**
@@ -48,6 +56,8 @@ export interface ServiceConfig {
    * none, the connection's address is the client's.
    */
   trustProxy: string[] | null;
+  /** Pairing against guessing and flooding: wrong codes, live pairings in all and per source. */
+  pairing: PairingLimits;
 }
 
 /** OpenStreetMap's standard tiles, used within its tile usage policy: fetched once by the service, cached, attributed. */
@@ -65,6 +75,9 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   notificationRetention: 10_000,
   notificationRetentionDays: 30,
   scriptsHttpAllow: PUBLIC_ONLY,
+  // One slot's whole hour, and more scripts than a dashboard needs: a single account never meets them.
+  scriptSecondsPerHour: 3600,
+  scriptsEnabledPerAccount: 200,
   mediaMaxBytes: 200 * 1024 * 1024,
   mediaDir: null,
   mapTiles: OSM_TILES,
@@ -72,6 +85,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   httpMedia: false,
   customWidgetsNetwork: false,
   trustProxy: null,
+  pairing: DEFAULT_PAIRING_LIMITS,
 };
 
 /** Cancels what a clock was asked to run. */

@@ -46,7 +46,10 @@ describe('GET /health', () => {
       database: db.kind,
       node: service.app.wallboard.node.id,
       leading: true,
-      checks: db.kind === 'postgres' ? { store: 'ok', realtime: 'ok' } : { store: 'ok' },
+      checks:
+        db.kind === 'postgres'
+          ? { writes: 'ok', store: 'ok', realtime: 'ok' }
+          : { writes: 'ok', store: 'ok' },
     });
   });
 

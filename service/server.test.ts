@@ -10,6 +10,10 @@ import { runServiceCommand, spawnService, type ServiceProcess } from './service-
 
 type Device = Socket<ServerToClientEvents, ClientToServerEvents>;
 
+/** How `account list` shows an account without quotas. */
+const UNLIMITED =
+  'media-mb=unlimited media-files=unlimited scripts=unlimited devices=unlimited users=unlimited';
+
 const ADMIN = 'process-test-admin-token-0123';
 const DEVICES = 1000;
 let dataDir: string;
@@ -90,7 +94,7 @@ describe('the service process', () => {
     const again = await runServiceCommand(['account', 'create', '--name', 'Acme', '--data', dataDir]);
     expect(again.stderr).toContain('an account named "Acme" already exists');
     expect((await runServiceCommand(['account', 'list', '--data', dataDir])).stdout).toBe(
-      `default\tDefault\n${account}\tAcme\n`,
+      `default\tDefault\t${UNLIMITED}\n${account}\tAcme\t${UNLIMITED}\n`,
     );
     const token = await runServiceCommand([
       'token',
@@ -148,6 +152,8 @@ describe('the service process', () => {
       '--offline-after',
       'token create',
       'account create',
+      'account update',
+      '--media-files',
       '--account',
       '--drain-seconds',
       '--trust-proxy',

@@ -20,8 +20,13 @@ async function runStoreCommandOn(
   db: Database,
 ): Promise<string> {
   if (command.kind === 'account') return runAccountCommand(command, db);
-  // Users are found by login in every account (a login is unique in the store); one is made in one.
-  if (command.kind === 'user' && command.action !== 'create')
+  // Without --account a user is found by login in every account (several with it: the command
+  // asks for --account); one is made in one.
+  if (
+    command.kind === 'user' &&
+    command.action !== 'create' &&
+    (command.action === 'list' || command.accountId === undefined)
+  )
     return runUserCommand(command, db, process.stdin);
   const { accountId } = command;
   await checkAccount(db, accountId);

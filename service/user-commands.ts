@@ -3,7 +3,7 @@
 import { text } from 'node:stream/consumers';
 import { createSignInCode, signInLink } from './actions/sign-in-codes';
 import { createUser, deleteUser, listUsersOfEveryAccount, setPassword } from './actions/users';
-import type { UserCommand } from './cli-options';
+import type { UserCommand } from './cli-commands';
 import type { Database } from './db/database';
 import { generatePassword } from './domain/passwords';
 

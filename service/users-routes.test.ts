@@ -1,6 +1,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCommand, type UserCommand } from './cli-options';
+import type { UserCommand } from './cli-commands';
+import { parseCommand } from './cli-options';
 import { createSignInCode, SIGN_IN_CODE_TTL_MS } from './actions/sign-in-codes';
 import { createUser, LAST_ADMIN_MESSAGE } from './actions/users';
 import { hashSecret } from './http/auth';
@@ -96,14 +97,12 @@ describe('user management over HTTP', () => {
     expect((await service.call('PATCH', '/users/usr_none', { role: 'viewer' })).statusCode).toBe(404);
   });
 
-  it('lets viewers and readonly tokens see the users, and refuses them every change with 403', async () => {
+  it('lets viewers see the users, and refuses them every change with 403', async () => {
     const viewer = await signIn({ login: 'val', password: PASSWORD });
     const readonly = await service.tokenOf('readonly');
-    for (const caller of [{ cookie: viewer }, { token: readonly }]) {
-      const listed = await request('GET', '/users', caller);
-      expect(listed.statusCode).toBe(200);
-      expect(JSON.stringify(listed.json())).not.toMatch(/password|hash/);
-    }
+    const listed = await request('GET', '/users', { cookie: viewer });
+    expect(listed.statusCode).toBe(200);
+    expect(JSON.stringify(listed.json())).not.toMatch(/password|hash/);
     for (const [method, url, body] of [
       ['POST', '/users', { login: 'x', password: PASSWORD, role: 'admin' }],
       ['PATCH', `/users/${await idOf('ada')}`, { role: 'viewer' }],
@@ -122,6 +121,20 @@ describe('user management over HTTP', () => {
     expect((await service.call('GET', '/users')).json()).toContainEqual(
       expect.objectContaining({ login: 'ada', role: 'admin' }),
     );
+  });
+
+  it('lists the users to people and full tokens only: readonly, affiliated and device-bound tokens get 403', async () => {
+    expect((await service.call('POST', '/devices', { tag: 'lobby' })).statusCode).toBe(201);
+    const bound = await service.call('POST', '/account/tokens', { scope: 'affiliated', device_tag: 'lobby' });
+    const machines = [
+      await service.tokenOf('readonly'),
+      await service.tokenOf('affiliated'),
+      bound.json().token as string,
+    ];
+    const answers = await Promise.all(machines.map((token) => request('GET', '/users', { token })));
+    expect(answers.map((answer) => answer.statusCode)).toEqual([403, 403, 403]);
+    expect(answers.map((answer) => answer.body).join()).not.toContain('ada');
+    expect((await request('GET', '/users', { token: await service.tokenOf('full') })).statusCode).toBe(200);
   });
 
   it('keeps the last admin: neither demoted nor deleted (409)', async () => {

@@ -1,5 +1,6 @@
 import type { FieldIssue } from '../../src/shared/issues';
 import { libraryMediaId, type Media, type MediaKind, type MediaUsage } from '../../src/shared/media';
+import { holdMediaQuota } from '../accounts/quotas';
 import type { ServiceContext } from '../context';
 import type { Queryable } from '../db/database';
 import { conflict, invalid } from '../domain/errors';
@@ -27,6 +28,7 @@ export function mediaNameOf(filename: string | undefined): string {
 /**
  * Keeps a received file as a new medium of the type its content told (media/receive.ts
  * `sniffMedia`; the route refuses the others). The file is taken away from its temporary path.
+ * Past the account's media quotas it is refused (accounts/quotas.ts) and nothing is kept.
  */
 export async function uploadMedia(
   ctx: ServiceContext,
@@ -36,8 +38,11 @@ export async function uploadMedia(
   type: { contentType: string; kind: MediaKind },
 ): Promise<Media> {
   const at = ctx.clock.now();
-  const media = await storage.keep(file, (tx) =>
-    new MediaRepository(tx).insert(
+  const media = await storage.keep(file, async (tx) => {
+    // In the transaction that records it, the account's row locked: two uploads at once are
+    // counted one after the other. A refused file's bytes go with the rolled back row.
+    await holdMediaQuota(tx, file.bytes);
+    return new MediaRepository(tx).insert(
       {
         id: newId('med'),
         name,
@@ -47,8 +52,8 @@ export async function uploadMedia(
         sha256: file.sha256,
       },
       at,
-    ),
-  );
+    );
+  });
   ctx.notices.changed('media', media.id);
   return { ...media, used_by: [] };
 }

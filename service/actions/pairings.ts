@@ -13,7 +13,7 @@ import { DomainError, unavailable } from '../domain/errors';
 import { hashSecret, newSecret } from '../http/auth';
 import { rooms } from '../realtime/rooms';
 import { DeviceRepository, unknownPlaylist } from '../repositories/devices';
-import { PairingRepository } from '../repositories/pairings';
+import { PairingRepository, type WaitingPairing } from '../repositories/pairings';
 import { PlaylistRepository } from '../repositories/playlists';
 import { TokenRepository } from '../repositories/tokens';
 
@@ -23,8 +23,6 @@ import { TokenRepository } from '../repositories/tokens';
  * a token bound to it; the screen reads that token once with the pairing's secret.
  */
 
-/** Pairings live at once (waiting for a claim or a read), so that a flood cannot fill the store. */
-export const PAIRINGS_LIVE_MAX = 10_000;
 /** Expired pairings are kept this long, so a screen polling late is told 410 rather than 404. */
 export const EXPIRED_PAIRINGS_KEPT_MS = 60 * 60_000;
 const TTL_MS = PAIRING_TTL_SECONDS * 1000;
@@ -47,23 +45,68 @@ function sameHash(a: string, b: string): boolean {
   return a.length === b.length && timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
 }
 
-/** A new pairing with a code no other kept pairing has. Unavailable (503) past PAIRINGS_LIVE_MAX. */
-export async function startPairing(ctx: ServiceContext): Promise<PairingCreated> {
+/** A new pairing, or the source holds its share already, all polled: when its oldest expires. */
+export type PairingStart =
+  { started: PairingCreated } | { sourceFull: { waiting: number; retryAfterSeconds: number } };
+
+/** Of `waiting` (oldest first), the never-polled ones to let go so that one more fits under `cap`; null: too few. */
+function toLetGo(waiting: WaitingPairing[], cap: number): string[] | null {
+  const excess = waiting.length - cap + 1;
+  if (excess <= 0) return [];
+  const unpolled = waiting.filter((pairing) => !pairing.polled).map((pairing) => pairing.id);
+  return unpolled.length >= excess ? unpolled.slice(0, excess) : null;
+}
+
+/**
+ * A new pairing with a code no other kept pairing has, for `source` (its client's IPv4 address or
+ * IPv6 /64). A source holds `perSource` unclaimed pairings at most: past that its oldest one no
+ * screen has polled makes room, and when all were polled it waits. When `liveMax` pairings are
+ * live the oldest never-polled ones (a flood's: a screen polls its code at once) make room, so
+ * that a flood cannot keep a new screen from its code; 503 only when every one was polled.
+ */
+export async function startPairing(ctx: ServiceContext, source: string): Promise<PairingStart> {
+  const { liveMax, perSource } = ctx.config.pairing;
   const now = ctx.clock.now();
-  const pairings = new PairingRepository(ctx.db);
-  if ((await pairings.countLive(now)) >= PAIRINGS_LIVE_MAX) {
-    throw unavailable('too many pairings are under way; try again in a few minutes');
-  }
   const secret = newPairingSecret();
   const expiresAt = new Date(now.getTime() + TTL_MS);
-  for (let draw = 0; draw < CODE_DRAWS; draw++) {
-    const pairing = await pairings.create({ code: newCode(), secretHash: hashSecret(secret), expiresAt });
-    if (pairing) {
-      ctx.notices.changed('pairings', pairing.id);
-      return { pairing_id: pairing.id, code: pairing.code, secret, expires_at: pairing.expiresAt };
+  const result = await ctx.db.transaction(async (tx): Promise<PairingStart & { letGo: number }> => {
+    const pairings = new PairingRepository(tx);
+    await pairings.lockStarts();
+    const waiting = await pairings.waitingFrom(source, now);
+    const ownLetGo = toLetGo(waiting, perSource);
+    if (!ownLetGo) {
+      const oldest = Date.parse(waiting[0]?.expiresAt ?? expiresAt.toISOString());
+      const retryAfterSeconds = Math.max(1, Math.ceil((oldest - now.getTime()) / 1000));
+      return { sourceFull: { waiting: waiting.length, retryAfterSeconds }, letGo: 0 };
     }
+    await pairings.deleteUnclaimed(ownLetGo);
+    const excess = (await pairings.countLive(now)) - liveMax + 1;
+    const floodLetGo = excess > 0 ? await pairings.oldestUnpolled(now, excess) : [];
+    if (floodLetGo.length < excess) {
+      throw unavailable('too many pairings are under way; try again in a few minutes');
+    }
+    await pairings.deleteUnclaimed(floodLetGo);
+    const letGo = ownLetGo.length + floodLetGo.length;
+    for (let draw = 0; draw < CODE_DRAWS; draw++) {
+      const pairing = await pairings.create({
+        code: newCode(),
+        secretHash: hashSecret(secret),
+        expiresAt,
+        source,
+      });
+      if (pairing) {
+        const started = { pairing_id: pairing.id, code: pairing.code, secret, expires_at: pairing.expiresAt };
+        return { started, letGo };
+      }
+    }
+    throw unavailable('no free pairing code was found; try again');
+  });
+  if (result.letGo > 0) ctx.notices.changed('pairings');
+  if ('started' in result) {
+    ctx.notices.changed('pairings', result.started.pairing_id);
+    return { started: result.started };
   }
-  throw unavailable('no free pairing code was found; try again');
+  return { sourceFull: result.sourceFull };
 }
 
 /** What the screen's poll finds: null for no such pairing or a wrong secret (both 404). */
@@ -84,7 +127,11 @@ export async function readPairing(
   const now = ctx.clock.now();
   if (pairing.readAt) return { status: 'read' };
   if (new Date(pairing.expiresAt) <= now) return { status: 'expired' };
-  if (!pairing.claimedAt) return { status: 'pending' };
+  if (!pairing.claimedAt) {
+    // Once: a pairing its screen watches is never let go to make room for a flood's.
+    if (!pairing.polledAt) await pairings.markPolled(id, now);
+    return { status: 'pending' };
+  }
   const { tokenSecret, deviceTag } = pairing;
   if (tokenSecret && deviceTag && (await pairings.markRead(id, now))) {
     ctx.notices.changed('pairings', id);
@@ -93,11 +140,17 @@ export async function readPairing(
   return { status: 'read' };
 }
 
-const unknownCode = (code: string) =>
-  new DomainError(
-    'not_found',
-    `no screen is waiting with code ${code}: it is mistyped, expired (a code lives ${PAIRING_TTL_SECONDS / 60} minutes; the screen then shows a new one) or already claimed`,
-  );
+/** A claim's code that no screen is waiting with: the one refusal that counts as a guess. */
+export class UnknownCode extends DomainError {
+  constructor(code: string) {
+    super(
+      'not_found',
+      `no screen is waiting with code ${code}: it is mistyped, expired (a code lives ${PAIRING_TTL_SECONDS / 60} minutes; the screen then shows a new one) or already claimed`,
+    );
+  }
+}
+
+const unknownCode = (code: string) => new UnknownCode(code);
 
 /** `screen-<code>`, or with a number after it when a device has that tag already. */
 async function derivedTag(devices: DeviceRepository, code: string): Promise<string> {

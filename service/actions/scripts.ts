@@ -1,5 +1,6 @@
 import { isFlowReady, type Flow } from '../../src/shared/flow';
 import type { Script, ScriptCreate, ScriptRun, ScriptUpdate } from '../../src/shared/script';
+import { holdQuota } from '../accounts/quotas';
 import type { ServiceContext } from '../context';
 import type { Queryable } from '../db/database';
 import { DomainError, invalid } from '../domain/errors';
@@ -7,6 +8,7 @@ import type { Emit } from '../realtime/publisher';
 import { rooms } from '../realtime/rooms';
 import { FlowRepository } from '../repositories/flows';
 import { flowAlreadyFed, ScriptRepository, type ScriptPatch } from '../repositories/scripts';
+import { holdEnabledPlace } from '../scripts/enabled-cap';
 import { syntaxProblem } from '../scripts/syntax';
 
 /**
@@ -95,6 +97,8 @@ export async function createScript(ctx: ServiceContext, body: ScriptCreate): Pro
   let script: Script;
   try {
     script = await ctx.events.transaction(async (tx, emit) => {
+      await holdQuota(tx, 'scripts');
+      if (body.enabled) await holdEnabledPlace(tx, ctx.config.scriptsEnabledPerAccount);
       const created = await new ScriptRepository(tx).create(
         {
           name: body.name,
@@ -143,6 +147,10 @@ export async function updateScript(
   let script: Script | null;
   try {
     script = await ctx.events.transaction(async (tx, emit) => {
+      // Enabling takes a place under the account's limit; one enabled already holds its own.
+      if (patch.enabled && !current.enabled) {
+        await holdEnabledPlace(tx, ctx.config.scriptsEnabledPerAccount);
+      }
       const updated = await new ScriptRepository(tx).update(id, patch, ctx.clock.now());
       if (!updated) return null;
       const changed: (string | null)[] = [];

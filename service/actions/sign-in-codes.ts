@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { ServiceContext } from '../context';
 import type { Queryable } from '../db/database';
-import { notFound } from '../domain/errors';
 import { hashSecret } from '../http/auth';
 import { SignInCodeRepository } from '../repositories/sign-in-codes';
 import { UserRepository } from '../repositories/users';
-import { openSession, type SignedIn } from './users';
+import { openSession, userByLogin, type SignedIn } from './users';
 
 /**
  * One-time sign-in codes: a link that signs a user in once (`npm start` prints one for its demo
@@ -18,10 +17,9 @@ export const SIGN_IN_CODE_TTL_MS = 15 * 60_000;
 /** The console's page that reads the fragment and signs in with it. */
 export const SIGN_IN_PATH = '/console/sign-in';
 
-/** A new code for `login`'s user; not found when there is none. */
+/** A new code for `login`'s user; not found when there is none, invalid when several accounts have one. */
 export async function createSignInCode(db: Queryable, login: string, now: Date): Promise<string> {
-  const user = await new UserRepository(db).findByLogin(login);
-  if (!user) throw notFound(`user ${login}`);
+  const user = await userByLogin(db, login);
   const code = `wbc_${randomBytes(32).toString('base64url')}`;
   await new SignInCodeRepository(db).create({
     userId: user.id,

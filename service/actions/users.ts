@@ -1,6 +1,7 @@
+import { holdQuota } from '../accounts/quotas';
 import { acrossAccounts } from '../accounts/scope';
 import type { ServiceContext } from '../context';
-import type { Database, Queryable } from '../db/database';
+import { transact, type Database, type Queryable } from '../db/database';
 import { conflict, invalid, notFound } from '../domain/errors';
 import { DUMMY_HASH, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '../domain/passwords';
 import { hashSecret, newSecret } from '../http/auth';
@@ -33,17 +34,17 @@ function checkPassword(password: string): void {
   }
 }
 
-/** Invalid for a bad login or a short password; conflict when the login is taken. */
+/** Invalid for a bad login or a short password; conflict when the login is taken; past the users quota, refused. */
 export async function createUser(
   db: Queryable,
   input: { login: string; password: string; role: Role },
 ): Promise<User> {
   checkLogin(input.login);
   checkPassword(input.password);
-  const user = await new UserRepository(db).create({
-    login: input.login,
-    role: input.role,
-    passwordHash: await hashPassword(input.password),
+  const passwordHash = await hashPassword(input.password);
+  const user = await transact(db, async (tx) => {
+    await holdQuota(tx, 'users');
+    return new UserRepository(tx).create({ login: input.login, role: input.role, passwordHash });
   });
   return publicUser(user);
 }
@@ -58,9 +59,10 @@ export async function listUsersOfEveryAccount(db: Queryable): Promise<(User & { 
   return users.map((user) => ({ ...publicUser(user), account_id: user.account_id }));
 }
 
-/** Deletes the user and, with it, its sessions. Not found when there is none. */
+/** Deletes the user and, with it, its sessions. Not found when there is none (userByLogin). */
 export async function deleteUser(db: Queryable, login: string): Promise<void> {
-  if (!(await new UserRepository(db).delete(login))) throw notFound(`user ${login}`);
+  const user = await userByLogin(db, login);
+  if (!(await new UserRepository(db).deleteById(user.id))) throw notFound(`user ${login}`);
 }
 
 /** Sets a new password and ends the user's sessions: whoever knew the old one is signed out. */
@@ -68,7 +70,11 @@ export async function setPassword(db: Database, login: string, password: string,
   checkPassword(password);
   const hash = await hashPassword(password);
   await db.transaction(async (tx) => {
-    const user = await new UserRepository(tx).setPassword(login, hash, now);
+    const user = await new UserRepository(tx).update(
+      (await userByLogin(tx, login)).id,
+      { passwordHash: hash },
+      now,
+    );
     if (!user) throw notFound(`user ${login}`);
     await new SessionRepository(tx).deleteOfUser(user.id);
   });
@@ -135,16 +141,49 @@ export interface SignedIn {
   maxAgeSeconds: number;
 }
 
+/** What a sign-in by password opens: a session, or the accounts to choose from. */
+export type SignInOutcome = SignedIn | { ambiguous: string[] } | null;
+
 /**
- * A new session for `login` and `password`, or null when either is wrong. A login that names no
- * user still costs a password check (against a hash nothing matches), so the time of the answer
- * does not tell which logins exist.
+ * A new session for `login` and `password`, or null when either is wrong. Logins are unique per
+ * account, so the login may name a user in several: the password picks the one it opens, and
+ * `account` (an id) picks among several it opens; without it they are answered as `ambiguous`. A
+ * login that names no user still costs a password check (against a hash nothing matches), so the
+ * time of the answer does not tell which logins exist. The users of one login are checked at once
+ * (scrypt runs on libuv's thread pool), so a login held in a few accounts answers about as fast.
  */
-export async function signIn(ctx: ServiceContext, login: string, password: string): Promise<SignedIn | null> {
-  const user = await new UserRepository(ctx.db).findByLogin(login);
-  const matches = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
-  if (!user || !matches) return null;
+export async function signIn(
+  ctx: ServiceContext,
+  login: string,
+  password: string,
+  account?: string,
+): Promise<SignInOutcome> {
+  const found = await new UserRepository(ctx.db).findAllByLogin(login);
+  const users = account === undefined ? found : found.filter((user) => user.account_id === account);
+  const checks = users.length ? users.map((user) => user.password_hash) : [DUMMY_HASH];
+  const matches = await Promise.all(checks.map((hash) => verifyPassword(password, hash)));
+  const opened = users.filter((_user, i) => matches[i]);
+  const [user, ...more] = opened;
+  if (!user) return null;
+  if (more.length) return { ambiguous: opened.map((each) => each.account_id) };
   return openSession(ctx, user);
+}
+
+/**
+ * The one user of `login` (the command line's `user password`, `delete` and `link`): in the
+ * account the caller runs in, or in the store when that finds one. Not found when there is none;
+ * invalid when the login is a user of several accounts and no account was given.
+ */
+export async function userByLogin(db: Queryable, login: string): Promise<StoredUser> {
+  const [user, ...more] = await new UserRepository(db).findAllByLogin(login);
+  if (!user) throw notFound(`user ${login}`);
+  if (more.length) {
+    const accounts = [user, ...more].map((each) => each.account_id).join(', ');
+    throw invalid(`user ${login} is in several accounts (${accounts}): give --account <id>`, [
+      { path: 'account', message: `one of ${accounts}` },
+    ]);
+  }
+  return user;
 }
 
 /** A new session of `user`. */

@@ -12,6 +12,13 @@ export interface Readiness {
   checks: Record<string, string>;
 }
 
+/** Why this node's writes fail (a full disk, a read-only store), since when, and when it last tried one. */
+export interface WriteRefusal {
+  why: string;
+  since: Date;
+  triedAt: Date;
+}
+
 export type BusHandler = (payload: unknown) => void;
 
 /**
@@ -63,6 +70,7 @@ export class NodeState {
   readonly bus = new LocalBus();
   private readonly probes = new Map<string, Probe>();
   private drainingSince: Date | null = null;
+  private refusal: WriteRefusal | null = null;
 
   /** A part this node needs to take traffic (the store, the realtime adapter). */
   addProbe(name: string, probe: Probe): void {
@@ -76,6 +84,21 @@ export class NodeState {
 
   get draining(): boolean {
     return this.drainingSince !== null;
+  }
+
+  /** A write failed at `at` for a reason every write shares (a full disk); readiness says so until one succeeds. */
+  writesRefused(why: string, at: Date): void {
+    this.refusal = { why, since: this.refusal?.since ?? at, triedAt: at };
+  }
+
+  /** A write succeeded: the node takes writes again. */
+  writesWork(): void {
+    this.refusal = null;
+  }
+
+  /** Why writes fail here, or null while they succeed. */
+  get writeRefusal(): WriteRefusal | null {
+    return this.refusal;
   }
 
   async readiness(): Promise<Readiness> {

@@ -1,11 +1,14 @@
 import { sql, type ColumnDefinitionBuilder, type SqlBool } from 'kysely';
 import type { Queryable, StoreKind } from './database';
 import { accounts } from './migrations/accounts';
+import { accountLogins } from './migrations/account-logins';
 import { cluster } from './migrations/cluster';
 import { commandsAndPlays } from './migrations/commands';
 import { media } from './migrations/media';
 import { operators } from './migrations/operators';
 import { pairings } from './migrations/pairings';
+import { pairingSources } from './migrations/pairing-sources';
+import { quotas } from './migrations/quotas';
 import { schedules } from './migrations/schedules';
 import { webContent } from './migrations/web-content';
 import { users } from './migrations/users';
@@ -220,4 +223,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: 'web-content', up: webContent },
   { version: 10, name: 'cluster', up: cluster },
   { version: 11, name: 'accounts', up: accounts, foreignKeysOff: true },
+  { version: 12, name: 'quotas', up: quotas },
+  { version: 13, name: 'pairing-sources', up: pairingSources },
+  { version: 14, name: 'account-logins', up: accountLogins, foreignKeysOff: true },
 ];

@@ -28,10 +28,18 @@ type OptionalNullableJson = OptionalNullable<string>;
 /** Written by the account plugin from the current account unless an insert names one. */
 type AccountColumn = ColumnType<string, string | undefined, string>;
 
+/** A quota of an account (migration 12): the most it may hold, null for no limit. */
+type Quota = ColumnType<number | null, number | null | undefined, number | null>;
+
 export interface AccountsTable {
   id: string;
   name: string;
   created_at: DefaultTimestamp;
+  quota_media_bytes: Quota;
+  quota_media_files: Quota;
+  quota_scripts: Quota;
+  quota_devices: Quota;
+  quota_users: Quota;
 }
 
 export interface LeasesTable {
@@ -227,6 +235,10 @@ export interface PairingsTable {
   /** The claimed token's secret, until its device reads it. */
   token_secret: ColumnType<string | null, string | null | undefined, string | null>;
   read_at: NullableTimestamp;
+  /** Who asked for it (migration 13): an IPv4 address or an IPv6 /64, which holds a few at most. */
+  source: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Its screen's first poll (migration 13): never-polled ones make room when the table is full. */
+  polled_at: NullableTimestamp;
   /** The account that claimed it (migration 11; set by the claim, pairings are not scoped). */
   account_id: AccountColumn;
 }

@@ -19,7 +19,12 @@ export type Permission =
   | 'metrics:write'
   | 'scripts:read'
   /** Managing the people who sign in (routes/users.ts): an admin or a full token. */
-  | 'users';
+  | 'users'
+  /**
+   * Listing the people who sign in: a signed-in user (any role) or a full token. Not the tokens
+   * that live on screens and in scripts (readonly, affiliated): a login is a person's.
+   */
+  | 'users:read';
 
 const ALL: readonly Permission[] = [
   'read',
@@ -32,6 +37,7 @@ const ALL: readonly Permission[] = [
   'metrics:write',
   'scripts:read',
   'users',
+  'users:read',
 ];
 
 export const SCOPE_GRANTS: Readonly<Record<TokenScope, ReadonlySet<Permission>>> = {
@@ -42,12 +48,13 @@ export const SCOPE_GRANTS: Readonly<Record<TokenScope, ReadonlySet<Permission>>>
 
 /**
  * What a signed-in user may: an admin what a `full` token may; a viewer what a `readonly` token
- * may, and read scripts too. Scripts are kept from `readonly` tokens because those live on kiosks
- * and scripts may hold secrets (docs/api/scripts.md); a viewer is a person who signed in.
+ * may, and read scripts and the users too. Both are kept from `readonly` tokens because those live
+ * on kiosks, scripts may hold secrets (docs/api/scripts.md) and logins name people; a viewer is a
+ * person who signed in.
  */
 export const ROLE_GRANTS: Readonly<Record<UserRole, ReadonlySet<Permission>>> = {
   admin: SCOPE_GRANTS.full,
-  viewer: new Set([...SCOPE_GRANTS.readonly, 'scripts:read']),
+  viewer: new Set([...SCOPE_GRANTS.readonly, 'scripts:read', 'users:read']),
 };
 
 export function grants(scope: TokenScope, permission: Permission): boolean {

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ApiError } from '../../src/shared/api-error';
 import type { FieldIssue } from '../../src/shared/issues';
-import { isStorageFull } from '../db/constraint-errors';
+import { isReadOnlyStore, isStorageFull, whyWritesFail } from '../db/constraint-errors';
 import { DomainError, type DomainErrorKind } from '../domain/errors';
 
 /**
@@ -25,6 +25,8 @@ const DOMAIN_STATUS: Record<DomainErrorKind, [number, string]> = {
   not_found: [404, 'not_found'],
   conflict: [409, 'conflict'],
   unavailable: [503, 'unavailable'],
+  // Not the caller's permission but the account's share of the service: asking again will not do.
+  quota: [403, 'quota_exceeded'],
 };
 
 /** 429 with `retry-after`: every rate limit of the service answers through this one error. */
@@ -92,8 +94,15 @@ export function answerRouterError(error: FastifyError, request: FastifyRequest, 
 /** V8's message when a recursion runs out of stack, as on input nested thousands of levels deep. */
 const isStackOverflow = (error: unknown) => error instanceof RangeError && /call stack/i.test(error.message);
 
-/** Every failure becomes `{error: {code, message, details}}`; only our own faults are 500. */
-export function installErrorHandling(app: FastifyInstance): void {
+/**
+ * Every failure becomes `{error: {code, message, details}}`; only our own faults are 500.
+ * `writesRefused` hears why a write failed when no write can succeed now (a full disk, a
+ * read-only store), so that the node's readiness says so (cluster/write-probe.ts).
+ */
+export function installErrorHandling(
+  app: FastifyInstance,
+  writesRefused: (why: string) => void = () => undefined,
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
       if (error.status === 401)
@@ -131,6 +140,19 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     if (!isResponseSerializationError(error) && error.statusCode && error.statusCode < 500) {
       return reply.status(error.statusCode).send(errorBody('invalid_request', error.message));
+    }
+    const why = whyWritesFail(error);
+    if (why) writesRefused(why);
+    if (isReadOnlyStore(error)) {
+      request.log.error({ err: error }, 'the store is read-only');
+      return reply
+        .status(503)
+        .send(
+          errorBody(
+            'unavailable',
+            "the service's store is read-only; nothing was written: try again once it takes writes",
+          ),
+        );
     }
     if (isStorageFull(error)) {
       request.log.error({ err: error }, 'the disk is full');

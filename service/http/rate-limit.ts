@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { LRUCache } from 'lru-cache';
 
 /** How fast something may happen: `burst` at once, then `perSecond` on average. */
@@ -74,6 +75,11 @@ export class KeyedLimiter {
     return secondsUntilOne(state, this.rate);
   }
 
+  /** Forgets what `key` spent: it starts again with a full bucket. */
+  forget(key: string): void {
+    this.buckets.delete(key);
+  }
+
   /** Spends one of `key`'s tokens (none left: it stays at zero until refilled). */
   spend(key: string): void {
     const now = this.now();
@@ -83,4 +89,30 @@ export class KeyedLimiter {
     // Set again so that the entry's expiry counts from its latest spending.
     this.buckets.set(key, state);
   }
+
+  /**
+   * Gives back a token `spend` took: for attempts that count only when they fail (a wrong code),
+   * spent before they are tried, so that attempts racing each other cannot all pass a check made
+   * before any of them failed, and given back when they turned out not to count.
+   */
+  giveBack(key: string): void {
+    const state = this.buckets.get(key);
+    if (!state) return;
+    refill(state, this.rate, this.now());
+    state.tokens = Math.min(this.rate.burst, state.tokens + 1);
+    this.buckets.set(key, state);
+  }
+}
+
+/**
+ * The key a client address is counted under: an IPv4 address as it is (an IPv4-mapped IPv6 one
+ * too), an IPv6 address by its /64. One host or one customer's network is given a whole /64, so
+ * counting each of its addresses apart would give one attacker 2^64 fresh budgets.
+ */
+export function clientNetwork(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${parts.join(':')}::/64`;
 }

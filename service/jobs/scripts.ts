@@ -1,6 +1,6 @@
 import type { ScriptRun } from '../../src/shared/script';
 import type { ServiceContext } from '../context';
-import { ScriptRunner } from '../scripts/runner';
+import { ScriptRunner, type ScriptTimeUse } from '../scripts/runner';
 import { ScriptScheduler } from '../scripts/scheduler';
 import type { Job } from './jobs';
 
@@ -49,6 +49,11 @@ export class ScriptJob implements Job {
   /** Runs the script now; null when it does not exist. Throws RunnerStopped once stopping. */
   run(id: string, trigger: ScriptRun['trigger']): Promise<ScriptRun | null> {
     return this.runner.run(id, trigger);
+  }
+
+  /** The account's script time this hour, as this node counted it. */
+  usage(account: string): ScriptTimeUse {
+    return this.runner.usage(account);
   }
 
   /** Runs under way are aborted (a manual one answers 503 at once) and waited for. */

@@ -1,3 +1,4 @@
+import { holdQuota } from '../accounts/quotas';
 import { acrossAccounts } from '../accounts/scope';
 import type { Device, DeviceCreate, DeviceUpdate } from '../../src/shared/device';
 import { transact, type Queryable } from '../db/database';
@@ -100,8 +101,12 @@ export class DeviceRepository {
     return row ? deviceFromRow(row) : null;
   }
 
-  /** A conflict for a taken tag, invalid for an unknown playlist. */
+  /**
+   * A conflict for a taken tag, invalid for an unknown playlist, refused past the account's devices
+   * quota: every device is made here (POST /devices, a pairing's claim), in its write's transaction.
+   */
   async create(input: DeviceCreate): Promise<Device> {
+    await holdQuota(this.db, 'devices');
     const insert = this.db.kysely
       .insertInto('devices')
       .values({

@@ -1,5 +1,5 @@
+import { sql } from 'kysely';
 import { accountOrDefault } from '../accounts/scope';
-import { isUniqueViolation } from '../db/constraint-errors';
 import type { Queryable } from '../db/database';
 import { newId } from '../ids';
 import { iso, isoRequired } from './rows';
@@ -15,7 +15,18 @@ export interface StoredPairing {
   tokenId: string | null;
   tokenSecret: string | null;
   readAt: string | null;
+  polledAt: string | null;
 }
+
+/** An unclaimed live pairing of one source, as the cap per source weighs it. */
+export interface WaitingPairing {
+  id: string;
+  expiresAt: string;
+  polled: boolean;
+}
+
+/** Any number, the same in every service: PostgreSQL's advisory lock on starting pairings. */
+const PAIRING_START_LOCK = 2_707_311;
 
 const COLUMNS = [
   'id',
@@ -27,6 +38,7 @@ const COLUMNS = [
   'token_id',
   'token_secret',
   'read_at',
+  'polled_at',
 ] as const;
 
 function fromRow(row: {
@@ -39,6 +51,7 @@ function fromRow(row: {
   token_id: string | null;
   token_secret: string | null;
   read_at: Date | string | null;
+  polled_at: Date | string | null;
 }): StoredPairing {
   return {
     id: row.id,
@@ -50,30 +63,98 @@ function fromRow(row: {
     tokenId: row.token_id,
     tokenSecret: row.token_secret,
     readAt: iso(row.read_at),
+    polledAt: iso(row.polled_at),
   };
 }
 
 export class PairingRepository {
   constructor(private readonly db: Queryable) {}
 
-  /** Null when another pairing, live or not yet swept, has the code (the caller draws another). */
-  async create(input: { code: string; secretHash: string; expiresAt: Date }): Promise<StoredPairing | null> {
-    const insert = this.db.kysely
+  /**
+   * Starting pairings take turns, so that the counts of the caps hold: PostgreSQL's transactions
+   * wait for each other here; SQLite has one writer, whose transaction holds the store.
+   */
+  async lockStarts(): Promise<void> {
+    if (this.db.kind === 'postgres') {
+      await sql`select pg_advisory_xact_lock(${sql.lit(PAIRING_START_LOCK)})`.execute(this.db.kysely);
+    }
+  }
+
+  /**
+   * Null when another pairing, live or not yet swept, has the code (the caller draws another).
+   * The clash does nothing rather than failing, which would end a PostgreSQL transaction.
+   */
+  async create(input: {
+    code: string;
+    secretHash: string;
+    expiresAt: Date;
+    source: string;
+  }): Promise<StoredPairing | null> {
+    const row = await this.db.kysely
       .insertInto('pairings')
       .values({
         id: newId('pair'),
         code: input.code,
         secret_hash: input.secretHash,
         expires_at: input.expiresAt.toISOString(),
+        source: input.source,
       })
+      .onConflict((conflict) => conflict.column('code').doNothing())
       .returning(COLUMNS)
-      .executeTakeFirstOrThrow();
-    try {
-      return fromRow(await insert);
-    } catch (error) {
-      if (isUniqueViolation(error)) return null;
-      throw error;
-    }
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
+  }
+
+  /** The unclaimed pairings of `source` live at `now`, oldest first. */
+  async waitingFrom(source: string, now: Date): Promise<WaitingPairing[]> {
+    const rows = await this.db.kysely
+      .selectFrom('pairings')
+      .select(['id', 'expires_at', 'polled_at'])
+      .where('source', '=', source)
+      .where('claimed_at', 'is', null)
+      .where('expires_at', '>', now.toISOString())
+      .orderBy('expires_at')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      expiresAt: isoRequired(row.expires_at),
+      polled: row.polled_at !== null,
+    }));
+  }
+
+  /** The ids of the `limit` oldest live pairings no one claimed and no screen ever polled. */
+  async oldestUnpolled(now: Date, limit: number): Promise<string[]> {
+    const rows = await this.db.kysely
+      .selectFrom('pairings')
+      .select('id')
+      .where('claimed_at', 'is', null)
+      .where('polled_at', 'is', null)
+      .where('expires_at', '>', now.toISOString())
+      .orderBy('expires_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  /** Lets go of unclaimed pairings (a flood's, to make room): nothing of theirs reached anyone. */
+  async deleteUnclaimed(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.kysely
+      .deleteFrom('pairings')
+      .where('id', 'in', ids)
+      .where('claimed_at', 'is', null)
+      .execute();
+  }
+
+  /** Notes the screen's first poll; later ones write nothing. */
+  async markPolled(id: string, at: Date): Promise<void> {
+    await this.db.kysely
+      .updateTable('pairings')
+      .set({ polled_at: at.toISOString() })
+      .where('id', '=', id)
+      .where('polled_at', 'is', null)
+      .execute();
   }
 
   async find(id: string): Promise<StoredPairing | null> {

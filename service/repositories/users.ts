@@ -45,7 +45,7 @@ export const loginKey = (login: string) => login.toLowerCase();
 export class UserRepository {
   constructor(private readonly db: Queryable) {}
 
-  /** Conflict when the login (in any case) is taken. */
+  /** Conflict when the login (in any case) is taken in the account. */
   async create(input: { login: string; passwordHash: string; role: Role }): Promise<StoredUser> {
     const insert = this.db.kysely
       .insertInto('users')
@@ -66,27 +66,23 @@ export class UserRepository {
     return rows.map(fromRow);
   }
 
-  async findByLogin(login: string): Promise<StoredUser | null> {
-    const row = await this.db.kysely
+  /**
+   * The users of `login`, oldest first: within an account one at most; outside any account (signing
+   * in, the command line) one per account that has the login, since logins are unique per account.
+   */
+  async findAllByLogin(login: string): Promise<StoredUser[]> {
+    const rows = await this.db.kysely
       .selectFrom('users')
       .selectAll()
       .where('login_key', '=', loginKey(login))
-      .executeTakeFirst();
-    return row ? fromRow(row) : null;
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(fromRow);
   }
 
   async findById(id: string): Promise<StoredUser | null> {
     const row = await this.db.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-    return row ? fromRow(row) : null;
-  }
-
-  async setPassword(login: string, passwordHash: string, at: Date): Promise<StoredUser | null> {
-    const row = await this.db.kysely
-      .updateTable('users')
-      .set({ password_hash: passwordHash, updated_at: at.toISOString() })
-      .where('login_key', '=', loginKey(login))
-      .returningAll()
-      .executeTakeFirst();
     return row ? fromRow(row) : null;
   }
 
@@ -117,15 +113,5 @@ export class UserRepository {
   async deleteById(id: string): Promise<boolean> {
     const result = await this.db.kysely.deleteFrom('users').where('id', '=', id).executeTakeFirst();
     return result.numDeletedRows > 0n;
-  }
-
-  /** The deleted user's id (its sessions go with it), or null when there was none. */
-  async delete(login: string): Promise<string | null> {
-    const row = await this.db.kysely
-      .deleteFrom('users')
-      .where('login_key', '=', loginKey(login))
-      .returning('id')
-      .executeTakeFirst();
-    return row?.id ?? null;
   }
 }

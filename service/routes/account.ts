@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { accountSchema } from '../../src/shared/account';
 import { AccountRepository } from '../accounts/accounts';
+import { accountWithUse } from '../accounts/quotas';
 import { accountOrDefault } from '../accounts/scope';
 import type { ServiceContext } from '../context';
 
@@ -13,10 +14,12 @@ export function accountRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         config: { permission: 'read' },
         schema: {
           tags: ['tokens'],
-          summary: "The caller's account: every resource it lists and looks up is this account's",
+          summary:
+            "The caller's account, with what it uses of each quota: every resource it lists and looks up is this account's",
           description:
             'A single-account install has one, `default`. Operators of a hosted service make more with ' +
-            '`npm run service -- account create --name <name>` (docs/deployment.md).',
+            '`npm run service -- account create --name <name>` and set its quotas with `account update` ' +
+            '(docs/deployment.md); a create past a quota is refused with 403 `quota_exceeded`.',
           response: { 200: accountSchema },
         },
       },
@@ -24,7 +27,7 @@ export function accountRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         const account = await new AccountRepository(ctx.db).find(accountOrDefault());
         // A valid caller's account exists: accounts are never deleted.
         if (!account) throw new Error(`the account ${accountOrDefault()} is missing`);
-        return account;
+        return accountWithUse(ctx.db, account);
       },
     );
   };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { writesCheck } from '../cluster/write-probe';
 import type { ServiceContext } from '../context';
 
 /** Longer than this, the store counts as down: a load balancer's check must not hang on it. */
@@ -35,6 +36,8 @@ async function storeProbe(ctx: ServiceContext): Promise<string | null> {
 
 export function healthRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   ctx.node.addProbe('store', () => storeProbe(ctx));
+  // The store may answer reads while refusing every write (a full disk, a read-only standby).
+  ctx.node.addProbe('writes', () => writesCheck(ctx));
   return async (app) => {
     app.get(
       '/health',
@@ -46,7 +49,9 @@ export function healthRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
             'Whether this node takes traffic: its store (and realtime between nodes) answer; needs no token',
           description:
             '503 while the node drains (it was asked to stop) or when a check fails, so that a load ' +
-            'balancer takes it out: `checks` says which and why.',
+            'balancer takes it out: `checks` says which and why. `writes` fails once a write was ' +
+            'refused for a full disk or a read-only store, and recovers by itself once a small probe ' +
+            'write succeeds (tried at most every 5 s while it fails).',
           response: { 200: healthSchema, 503: healthSchema },
         },
       },

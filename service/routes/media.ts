@@ -7,6 +7,7 @@ import { parseRange } from '../../src/shared/byte-range';
 import { idSchema } from '../../src/shared/common';
 import { mediaSchema, type Media, type MediaUsage } from '../../src/shared/media';
 import { deleteMedia, mediaNameOf, uploadMedia } from '../actions/media';
+import { mediaRoom } from '../accounts/quotas';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
 import { visibilityOf } from '../http/device-scope';
@@ -41,17 +42,24 @@ function isParseError(error: unknown): boolean {
   return errno === undefined && (typeof code !== 'string' || code.startsWith('FST_') || code === 'ABORT_ERR');
 }
 
-/** The one file of a multipart upload, streamed to a temporary file; anything else is refused. */
+/**
+ * The one file of a multipart upload, streamed to a temporary file; anything else is refused. No
+ * more than `room` bytes are written when the account's media quota leaves less than `maxBytes`:
+ * busboy stops writing there and reads the rest of the body, and the upload is refused.
+ */
 async function receiveUpload(
   request: FastifyRequest,
   dir: string,
   maxBytes: number,
+  room: { bytes: number | null; refuse(): Error },
 ): Promise<ReceivedFile & { name: string }> {
+  const byQuota = room.bytes !== null && room.bytes < maxBytes;
   if (!request.isMultipart())
     throw new HttpError(415, 'unsupported_media_type', `POST /media: ${UPLOAD_HINT}`);
   let received: (ReceivedFile & { name: string; truncated: boolean }) | null = null;
   try {
-    for await (const part of request.parts()) {
+    const parts = request.parts(byQuota ? { limits: { fileSize: room.bytes ?? maxBytes } } : {});
+    for await (const part of parts) {
       // Fields are refused by the fields limit (0) before they get here.
       if (part.type !== 'file') continue;
       received = { ...(await receiveFile(part.file, dir)), name: mediaNameOf(part.filename) };
@@ -70,6 +78,7 @@ async function receiveUpload(
   if (!received) throw new HttpError(400, 'invalid_request', `the upload holds no file: ${UPLOAD_HINT}`);
   if (received.truncated) {
     await rm(received.path, { force: true });
+    if (byQuota) throw room.refuse();
     throw new HttpError(
       413,
       'payload_too_large',
@@ -186,7 +195,13 @@ export function mediaRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const file = await receiveUpload(request, await storage.incomingDir(), ctx.config.mediaMaxBytes);
+        const room = await mediaRoom(ctx.db);
+        const file = await receiveUpload(
+          request,
+          await storage.incomingDir(),
+          ctx.config.mediaMaxBytes,
+          room,
+        );
         const type = await sniffMedia(file.path);
         if (!type) {
           await rm(file.path, { force: true });

@@ -6,11 +6,17 @@ import {
   scriptRunSchema,
   scriptSchema,
   scriptUpdateSchema,
+  scriptUsageSchema,
+  type ScriptUsage,
 } from '../../src/shared/script';
+import { accountOrDefault } from '../accounts/scope';
 import { createScript, deleteScript, runScript, updateScript } from '../actions/scripts';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
+import { RateLimited } from '../http/errors';
 import { ScriptRepository } from '../repositories/scripts';
+import { countEnabled } from '../scripts/enabled-cap';
+import { ScriptTimeSpent } from '../scripts/runner';
 
 const idParams = z.object({ id: idSchema });
 
@@ -31,6 +37,34 @@ export function scriptRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async () => scripts.list(),
+    );
+
+    app.get(
+      '/scripts/usage',
+      {
+        config: { permission: 'scripts:read' },
+        schema: {
+          tags: ['scripts'],
+          summary: "The account's script time this hour and its enabled scripts, with their limits",
+          response: { 200: scriptUsageSchema },
+        },
+      },
+      async (): Promise<ScriptUsage> => {
+        const account = accountOrDefault();
+        const time = ctx.jobs.scripts.usage(account);
+        return {
+          script_time: {
+            // Tenths of a second: enough for an operator, and stable in a test.
+            used_seconds: Math.round(time.spentMs / 100) / 10,
+            limit_seconds: time.limitMs / 1000,
+            refused_runs: time.refused,
+          },
+          enabled_scripts: {
+            used: await countEnabled(ctx.db, account),
+            limit: ctx.config.scriptsEnabledPerAccount,
+          },
+        };
+      },
     );
 
     app.get(
@@ -107,15 +141,21 @@ export function scriptRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         config: { permission: 'write' },
         schema: {
           tags: ['scripts'],
-          summary: 'Runs the script now (enabled or not) and answers the run once it is over',
+          summary:
+            "Runs the script now (enabled or not) and answers the run once it is over; 429 when the account's script time for the hour is spent",
           params: idParams,
           response: { 200: scriptRunSchema },
         },
       },
       async (request) => {
-        const run = await runScript(ctx, request.params.id);
-        if (!run) throw scriptNotFound(request.params.id);
-        return run;
+        try {
+          const run = await runScript(ctx, request.params.id);
+          if (!run) throw scriptNotFound(request.params.id);
+          return run;
+        } catch (error) {
+          if (error instanceof ScriptTimeSpent) throw new RateLimited(error.retryAfterSeconds, error.message);
+          throw error;
+        }
       },
     );
 

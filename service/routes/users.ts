@@ -19,11 +19,13 @@ export function userRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
     app.get(
       '/users',
       {
-        // Everyone who may read may see who signs in (a viewer sees everything, changes nothing).
-        config: { permission: 'read' },
+        // People see who else signs in (a viewer sees everything, changes nothing); of the tokens
+        // only a full one: readonly and affiliated ones sit on screens, and logins name people.
+        config: { permission: 'users:read' },
         schema: {
           tags: ['users'],
-          summary: 'Lists the users, by login (no passwords). Any token or signed-in user',
+          summary:
+            "Lists the users of the caller's account, by login (no passwords). Any signed-in user or a full token; other tokens get 403",
           response: { 200: z.array(userRecordSchema) },
         },
       },

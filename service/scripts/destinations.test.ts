@@ -90,7 +90,7 @@ describe('classifying addresses', () => {
         'fe80::1',
         '::ffff:10.1.2.3',
       ],
-      special: ['0.0.0.0', '::', '224.0.0.1', 'ff02::1', '255.255.255.255', '192.0.2.1', '64:ff9b::7f00:1'],
+      special: ['0.0.0.0', '::', '224.0.0.1', 'ff02::1', '255.255.255.255', '192.0.2.1', '64:ff9b::c000:201'],
     };
     for (const [kind, addresses] of Object.entries(classes)) {
       for (const address of addresses) expect(classifyAddress(address).class, address).toBe(kind);
@@ -119,6 +119,76 @@ describe('classifying addresses', () => {
     expect(() => checkUrlHost(parseHttpAllow('0.0.0.0/32'), new URL('http://0.0.0.0/'))).not.toThrow();
   });
 });
+
+describe('IPv6 addresses that carry an IPv4 address', () => {
+  // Each form, written around 127.0.0.1, 10.1.2.3 and 8.8.8.8. Teredo carries its client's
+  // address with every bit flipped (RFC 4380): 127.0.0.1 is 80ff:fffe there, 8.8.8.8 f7f7:f7f7.
+  const forms: [string, (v4: [string, string]) => string][] = [
+    ['IPv4-mapped', ([hi, lo]) => `::ffff:${hi}:${lo}`],
+    ['IPv4-compatible', ([hi, lo]) => `::${hi}:${lo}`],
+    ['IPv4-translated (RFC 6145)', ([hi, lo]) => `::ffff:0:${hi}:${lo}`],
+    ['NAT64 (64:ff9b::/96)', ([hi, lo]) => `64:ff9b::${hi}:${lo}`],
+    ['6to4 (2002::/16)', ([hi, lo]) => `2002:${hi}:${lo}::1`],
+    [
+      'Teredo (2001:0::/32)',
+      ([hi, lo]) => {
+        const flip = (word: string) => (0xffff ^ parseInt(word, 16)).toString(16);
+        return `2001:0:4136:e378:8000:63bf:${flip(hi)}:${flip(lo)}`;
+      },
+    ],
+  ];
+  const loopback: [string, string] = ['7f00', '1'];
+  const inner: [string, string] = ['a01', '203'];
+  const outer: [string, string] = ['808', '808'];
+
+  it.each(forms)('judges %s as the IPv4 address inside it', (_name, write) => {
+    expect(classifyAddress(write(loopback))).toMatchObject({ class: 'loopback' });
+    expect(classifyAddress(write(loopback)).address.toString()).toBe('127.0.0.1');
+    expect(classifyAddress(write(inner))).toMatchObject({ class: 'private' });
+    expect(classifyAddress(write(outer))).toMatchObject({ class: 'public' });
+    expect(classifyAddress(write(outer)).address.toString()).toBe('8.8.8.8');
+
+    const at = (v4: [string, string]) => new URL(`http://[${write(v4)}]:8080/`);
+    expect(() => checkUrlHost(PUBLIC_ONLY, at(loopback))).toThrow(
+      `(127.0.0.1) is a loopback address${ALLOWS_PUBLIC_ONLY}`,
+    );
+    expect(() => checkUrlHost(LOOPBACK, at(inner))).toThrow(/\(10\.1\.2\.3\) is a private address/);
+    expect(() => checkUrlHost(PUBLIC_ONLY, at(outer))).not.toThrow();
+    expect(() => checkUrlHost(LOOPBACK, at(loopback))).not.toThrow();
+  });
+
+  it('refuses [::127.0.0.1] before connecting, as the loopback address it is', async () => {
+    const port = new URL(a.base).port;
+    hitsOfA.length = 0;
+    await expect(httpGet([`http://[::127.0.0.1]:${port}/json`], signal, PUBLIC_ONLY)).rejects.toThrow(
+      `http.get: http://[::7f00:1]:${port}/json is refused: ::7f00:1 (127.0.0.1) is a loopback address`,
+    );
+    await expect(checkedLookupOf(PUBLIC_ONLY, [{ address: '2002:7f00:1::1', family: 6 }])).rejects.toThrow(
+      'rebind.example resolves to 2002:7f00:1::1 (127.0.0.1), a loopback address',
+    );
+    expect(hitsOfA).toEqual([]);
+  });
+
+  it('keeps the IPv6 forms of :: and ::1 and the IPv6 ranges listed', () => {
+    expect(classifyAddress('::1')).toMatchObject({ class: 'loopback', range: 'loopback' });
+    expect(classifyAddress('::')).toMatchObject({ class: 'special', range: 'unspecified' });
+    // An IPv6 range listed allows what it names, whatever is inside.
+    expect(() =>
+      checkUrlHost(parseHttpAllow('2002::/16'), new URL('http://[2002:7f00:1::1]/')),
+    ).not.toThrow();
+    // A local-use NAT64 prefix (RFC 8215) places the IPv4 address as its network chose: private.
+    expect(classifyAddress('64:ff9b:1::808:808')).toMatchObject({ class: 'private' });
+  });
+});
+
+/** What checkedLookup answers for a name that resolves to `answer`. */
+const checkedLookupOf = (policy: HttpAllowPolicy, answer: LookupAddress[]) =>
+  new Promise<unknown>((resolve, reject) => {
+    const resolver: Resolver = (_hostname, _options, callback) => callback(null, answer);
+    checkedLookup(policy, resolver)('rebind.example', { all: true }, (error, addresses) =>
+      error ? reject(error) : resolve(addresses),
+    );
+  });
 
 describe('what wallboard/http may reach', () => {
   it('refuses loopback by default and reaches it when allowed', async () => {

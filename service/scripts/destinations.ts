@@ -24,14 +24,19 @@ export const PUBLIC_ONLY: HttpAllowPolicy = Object.freeze({ loopback: false, pri
 export type AddressClass = 'public' | 'loopback' | 'private' | 'special';
 
 export interface ClassifiedAddress {
-  /** IPv4-mapped IPv6 addresses come out as IPv4, so ::ffff:127.0.0.1 is loopback. */
+  /**
+   * What the address is judged as: an IPv6 address carrying an IPv4 one comes out as that IPv4
+   * address, so ::ffff:127.0.0.1, ::127.0.0.1 and 2002:7f00:1:: are all loopback.
+   */
   address: Address;
+  /** The address as written (parsed). */
+  written: Address;
   class: AddressClass;
   /** ipaddr.js's name of the range, e.g. `uniqueLocal`. */
   range: string;
 }
 
-const PRIVATE_RANGES = new Set(['private', 'uniqueLocal', 'linkLocal', 'carrierGradeNat']);
+const PRIVATE_RANGES = new Set(['private', 'uniqueLocal', 'linkLocal', 'carrierGradeNat', 'localNat64']);
 
 const RANGE_WORDS: Record<string, string> = {
   loopback: 'a loopback address',
@@ -39,15 +44,53 @@ const RANGE_WORDS: Record<string, string> = {
   uniqueLocal: 'a private (unique local) address',
   linkLocal: 'a private (link-local) address',
   carrierGradeNat: 'a private (carrier-grade NAT) address',
+  localNat64: 'a private (local-use NAT64) address',
   unspecified: 'the unspecified address',
   multicast: 'a multicast address',
   broadcast: 'the broadcast address',
 };
 
+/** The IPv4 address in `bytes[at..at+4]`, each bit flipped when `flip`. */
+function ipv4At(bytes: number[], at: number, flip = false): ipaddr.IPv4 {
+  return new ipaddr.IPv4(bytes.slice(at, at + 4).map((byte) => (flip ? byte ^ 0xff : byte)));
+}
+
+/**
+ * The IPv4 address an IPv6 one carries, where packets to it end up: IPv4-compatible (`::a.b.c.d`,
+ * deprecated but still parsed), IPv4-translated (RFC 6145), NAT64's well-known prefix (RFC 6052),
+ * 6to4 (RFC 3056) and Teredo's client, its bits flipped (RFC 4380). Otherwise null. (ipaddr.process
+ * already turns the IPv4-mapped form into IPv4.)
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const bytes = address.toByteArray();
+  switch (address.range()) {
+    case 'unicast':
+      // ::/96 holds the IPv4-compatible form; its :: and ::1 are IPv6's own and never get here.
+      return bytes.slice(0, 12).every((byte) => byte === 0) ? ipv4At(bytes, 12) : null;
+    case 'rfc6145':
+      return ipv4At(bytes, 12);
+    case 'rfc6052':
+      // Only 64:ff9b::/96 says where the address is; the local-use 64:ff9b:1::/48 (RFC 8215)
+      // places it as its network chose (see LOCAL_NAT64).
+      return address.match(WELL_KNOWN_NAT64) ? ipv4At(bytes, 12) : null;
+    case '6to4':
+      return ipv4At(bytes, 2);
+    case 'teredo':
+      return ipv4At(bytes, 12, true);
+    default:
+      return null;
+  }
+}
+
+const WELL_KNOWN_NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
+/** A translator of the local network: judged private, as where it leads cannot be read. */
+const LOCAL_NAT64 = ipaddr.parseCIDR('64:ff9b:1::/48');
+
 /** Classifies an IP address written as text; throws on text that is not one. */
 export function classifyAddress(text: string): ClassifiedAddress {
-  const address = ipaddr.process(text);
-  const range = address.range();
+  const written = ipaddr.process(text);
+  const address = (written instanceof ipaddr.IPv6 && embeddedIPv4(written)) || written;
+  const range = written instanceof ipaddr.IPv6 && written.match(LOCAL_NAT64) ? 'localNat64' : address.range();
   const kind: AddressClass =
     range === 'unicast'
       ? 'public'
@@ -56,7 +99,7 @@ export function classifyAddress(text: string): ClassifiedAddress {
         : PRIVATE_RANGES.has(range)
           ? 'private'
           : 'special';
-  return { address, class: kind, range };
+  return { address, written, class: kind, range };
 }
 
 function inRanges(policy: HttpAllowPolicy, address: Address): boolean {
@@ -67,8 +110,9 @@ function inRanges(policy: HttpAllowPolicy, address: Address): boolean {
 
 /** Null when the policy allows the address, else what it is ("a loopback address"). */
 function refusalOf(policy: HttpAllowPolicy, text: string): { address: string; is: string } | null {
-  const { address, class: kind, range } = classifyAddress(text);
-  if (inRanges(policy, address)) return null;
+  const { address, written, class: kind, range } = classifyAddress(text);
+  // A range may name the address as written (2002::/16) or what it carries (127.0.0.0/8).
+  if (inRanges(policy, address) || inRanges(policy, written)) return null;
   if (
     kind === 'public' ||
     (kind === 'loopback' && policy.loopback) ||

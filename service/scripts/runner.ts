@@ -8,9 +8,11 @@ import { newId } from '../ids';
 import { FlowRepository } from '../repositories/flows';
 import { ScriptRepository } from '../repositories/scripts';
 import { ArgumentError } from './duration';
+import { FairQueue } from './fair-queue';
 import { markFlowErrored, writeFlowMetrics } from './feed-flow';
 import { HttpLibraryError, httpGet, httpGetJson } from './http-library';
 import { postFromScript } from './notifications-library';
+import { RunBudget, type BudgetUse } from './run-budget';
 import {
   DEFAULT_LIMITS,
   ScriptSandbox,
@@ -20,7 +22,7 @@ import {
 } from './sandbox';
 
 export interface RunnerOptions {
-  /** Runs at the same time; the others wait in line. */
+  /** Runs at the same time, shared between accounts in turn (fair-queue.ts); the others wait. */
   maxConcurrent: number;
   limits: Omit<SandboxLimits, 'timeoutMs'>;
   /** Notifications one run may post. */
@@ -44,23 +46,49 @@ export class RunnerStopped extends DomainError {
   }
 }
 
+/**
+ * The account has used its script time for the hour (`--script-seconds-per-hour`): a manual run
+ * is refused with it (429, with Retry-After), a scheduled one is recorded as refused.
+ */
+export class ScriptTimeSpent extends Error {
+  constructor(
+    readonly limitSeconds: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(
+      `this account's scripts have used their ${limitSeconds} s of script time for this hour ` +
+        `(the limit of script time per hour); runs can start again in ${retryAfterSeconds} s`,
+    );
+    this.name = 'ScriptTimeSpent';
+  }
+}
+
+/** An account's script time this hour, for GET /scripts/usage. */
+export interface ScriptTimeUse extends BudgetUse {
+  limitMs: number;
+}
+
 interface QueuedRun {
   scriptId: string;
-  /** The account that asked (a manual run's), or none: the scheduler's, which runs every account's. */
-  account: string | undefined;
+  /** The script's account: the one that asked for a manual run, the script's for a scheduled one. */
+  account: string;
   trigger: ScriptRun['trigger'];
   resolve: (run: ScriptRun | null) => void;
   reject: (error: unknown) => void;
 }
 
 /**
- * Runs scripts in sandboxes, at most `maxConcurrent` at once and one at a time per script, and
- * turns each run into its record and its effect on the script's flow.
+ * Runs scripts in sandboxes, at most `maxConcurrent` at once, shared between accounts in turn,
+ * one at a time per script, and within each account's hourly script time; turns each run into
+ * its record and its effect on the script's flow.
  */
 export class ScriptRunner {
-  private readonly queue: QueuedRun[] = [];
+  private readonly queue = new FairQueue<QueuedRun>();
   /** Script id → its sandbox (null while the run is being prepared). */
   private readonly running = new Map<string, SandboxRun | null>();
+  /** Script id → its run's account and when it got its slot (performance.now()). */
+  private readonly slots = new Map<string, { account: string; since: number }>();
+  private readonly budget: RunBudget;
   private readonly tasks = new Set<Promise<void>>();
   private readonly options: RunnerOptions;
   private readonly sandbox: ScriptSandbox;
@@ -72,36 +100,63 @@ export class ScriptRunner {
   ) {
     this.options = { ...DEFAULT_RUNNER_OPTIONS, ...options };
     this.sandbox = new ScriptSandbox({ idle: this.options.maxConcurrent });
+    this.budget = new RunBudget(ctx.config.scriptSecondsPerHour * 1000, () => ctx.clock.now().getTime());
   }
 
-  /** Runs the script once, after those already waiting; its record, or null when it does not exist. */
+  /**
+   * Runs the script once, in its account's turn; its record, or null when it does not exist. A
+   * manual run asks in the current account; a scheduled one (outside any) runs as its script's.
+   * Over the account's script time, a manual run throws ScriptTimeSpent and a scheduled one is
+   * recorded as refused.
+   */
   run(scriptId: string, trigger: ScriptRun['trigger']): Promise<ScriptRun | null> {
     if (this.closed) return Promise.reject(new RunnerStopped());
-    return new Promise((resolve, reject) => {
-      this.queue.push({ scriptId, account: currentAccount(), trigger, resolve, reject });
-      this.pump();
-    });
+    return this.enqueue(scriptId, trigger, currentAccount());
+  }
+
+  /** The account's script time this hour, its runs under way included. */
+  usage(account: string): ScriptTimeUse {
+    return { ...this.budget.use(account, this.runningMs(account)), limitMs: this.budget.limitMs };
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new RunnerStopped());
+    for (const job of this.queue.drain()) job.reject(new RunnerStopped());
     for (const sandbox of this.running.values()) sandbox?.abort();
     await Promise.allSettled([...this.tasks]);
     this.sandbox.close();
   }
 
+  private async enqueue(
+    scriptId: string,
+    trigger: ScriptRun['trigger'],
+    asking: string | undefined,
+  ): Promise<ScriptRun | null> {
+    // The queue shares slots by account, so a scheduled run learns its account before it waits.
+    const account = asking ?? (await new ScriptRepository(this.ctx.db).accountOf(scriptId));
+    if (account === null) return null;
+    if (this.closed) throw new RunnerStopped();
+    const job = { scriptId, account, trigger };
+    const retryAfter = this.budget.retryAfterSeconds(account, this.runningMs(account));
+    if (retryAfter !== null) return this.refuse(job, retryAfter);
+    return new Promise((resolve, reject) => {
+      this.queue.push(account, { ...job, resolve, reject });
+      this.pump();
+    });
+  }
+
   private pump(): void {
     while (this.running.size < this.options.maxConcurrent) {
-      const index = this.queue.findIndex((job) => !this.running.has(job.scriptId));
-      if (index < 0) return;
-      const [job] = this.queue.splice(index, 1);
-      if (!job) return;
+      const next = this.queue.take((job) => !this.running.has(job.scriptId));
+      if (!next) return;
+      const job = next.item;
       this.running.set(job.scriptId, null);
+      this.slots.set(job.scriptId, { account: job.account, since: performance.now() });
       const task: Promise<void> = this.execute(job)
         .then(job.resolve, job.reject)
         .finally(() => {
           this.running.delete(job.scriptId);
+          this.queue.release(job.account);
           this.tasks.delete(task);
           if (!this.closed) this.pump();
         });
@@ -109,17 +164,65 @@ export class ScriptRunner {
     }
   }
 
-  /**
-   * Runs the job as its script's account: whatever the script reads and writes (its flow, the
-   * notifications it posts) is that account's. A manual run looks in the asking account only.
-   */
-  private async execute(job: QueuedRun): Promise<ScriptRun | null> {
-    const account = job.account ?? (await new ScriptRepository(this.ctx.db).accountOf(job.scriptId));
-    if (account === null) return null;
-    return withAccount(account, () => this.executeAs(job));
+  /** Run time of the account's runs under way, so far. */
+  private runningMs(account: string): number {
+    const now = performance.now();
+    let ms = 0;
+    for (const slot of this.slots.values()) if (slot.account === account) ms += now - slot.since;
+    return ms;
   }
 
-  private async executeAs(job: QueuedRun): Promise<ScriptRun | null> {
+  /**
+   * Runs the job as its script's account: whatever the script reads and writes (its flow, the
+   * notifications it posts) is that account's. The account's time is checked again (its other
+   * runs may have spent it while this one waited) and charged from the slot to the run's end.
+   */
+  private async execute(job: Omit<QueuedRun, 'resolve' | 'reject'>): Promise<ScriptRun | null> {
+    const slot = this.slots.get(job.scriptId);
+    try {
+      const retryAfter = this.budget.retryAfterSeconds(job.account, this.runningMs(job.account));
+      if (retryAfter !== null) {
+        // Refused: not a run, its moment in the slot costs nothing.
+        this.slots.delete(job.scriptId);
+        return await this.refuse(job, retryAfter);
+      }
+      return await withAccount(job.account, () => this.executeAs(job));
+    } finally {
+      if (slot && this.slots.get(job.scriptId) === slot) {
+        this.slots.delete(job.scriptId);
+        this.budget.charge(job.account, performance.now() - slot.since);
+      }
+    }
+  }
+
+  /**
+   * The account has no script time left: a manual run is refused to its caller; a scheduled one
+   * is recorded as an error run naming the limit, so the operator sees why the flow went stale.
+   */
+  private async refuse(
+    job: Omit<QueuedRun, 'resolve' | 'reject'>,
+    retryAfter: number,
+  ): Promise<ScriptRun | null> {
+    this.budget.refuse(job.account);
+    const spent = new ScriptTimeSpent(this.budget.limitMs / 1000, retryAfter);
+    if (job.trigger === 'manual') throw spent;
+    return withAccount(job.account, async () => {
+      const record = {
+        script_id: job.scriptId,
+        started_at: this.ctx.clock.now(),
+        duration_ms: 0,
+        outcome: 'error' as const,
+        trigger: job.trigger,
+        logs: [],
+        error: `refused: ${spent.message}`,
+      };
+      const stored = await new ScriptRepository(this.ctx.db).addRun(record);
+      if (stored) this.ctx.notices.changed('scripts', job.scriptId);
+      return stored;
+    });
+  }
+
+  private async executeAs(job: Omit<QueuedRun, 'resolve' | 'reject'>): Promise<ScriptRun | null> {
     const { ctx } = this;
     const scripts = new ScriptRepository(ctx.db);
     const flows = new FlowRepository(ctx.db);

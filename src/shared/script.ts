@@ -121,3 +121,24 @@ export const scriptRunSchema = z.object({
   error: z.string().nullable(),
 });
 export type ScriptRun = z.infer<typeof scriptRunSchema>;
+
+/**
+ * What the current account uses of the service's limits on scripts (GET /scripts/usage): its
+ * script time over the last hour, and its enabled scripts.
+ */
+export const scriptUsageSchema = z.object({
+  script_time: z.object({
+    /** Seconds of run time over the last hour: each run from its slot to its end, those under way so far. */
+    used_seconds: z.number().nonnegative(),
+    /** The most per hour (`--script-seconds-per-hour`); past it runs are refused until the hour frees some. */
+    limit_seconds: z.number().nonnegative(),
+    /** Runs refused for want of script time over the last hour, manual and scheduled. */
+    refused_runs: z.int().nonnegative(),
+  }),
+  enabled_scripts: z.object({
+    used: z.int().nonnegative(),
+    /** The most enabled at once (`--scripts-enabled-per-account`). */
+    limit: z.int().nonnegative(),
+  }),
+});
+export type ScriptUsage = z.infer<typeof scriptUsageSchema>;

@@ -10,6 +10,7 @@ import { PageHeader } from '../ui/page-header';
 import { TimeAgo } from '../ui/time';
 import { WriteButton } from '../ui/write-button';
 import { OutcomeBadge, runsQuery } from './scripts/run-log';
+import { ScriptLimits } from './scripts/script-limits';
 import { ListTable } from '../ui/list-table';
 
 export default function ScriptsPage() {
@@ -30,6 +31,7 @@ export default function ScriptsPage() {
         description="JavaScript the service runs on an interval; what a script returns becomes its flow's data."
         actions={<WriteButton onClick={() => void navigate('/scripts/new')}>New script</WriteButton>}
       />
+      <ScriptLimits />
       {scripts.error && <ErrorAlert error={scripts.error} title="The scripts could not be listed" />}
       <ListTable
         label="The scripts"

@@ -23,6 +23,7 @@ import { watchService, type Connection } from '../api/realtime';
 import { PAGES } from '../pages';
 import { forgetSession, useUser } from '../session/session';
 import { FaIcon } from '../ui/fa-icon';
+import { quotaLines } from './quota-lines';
 
 const CONNECTION: Record<Connection, { label: string; color: string }> = {
   connecting: { label: 'Reconnecting to the service…', color: 'var(--mantine-color-yellow-6)' },
@@ -63,12 +64,14 @@ function UserMenu() {
   // Named only where there are several: a single-account install's is the default one.
   const account = useQuery({ queryKey: ['account'], queryFn: () => api(accountSchema, '/account') });
   const accountName = account.data && account.data.id !== 'default' ? account.data.name : null;
+  const quotas = account.data ? quotaLines(account.data.quotas) : [];
   const signOut = async () => {
     await send('/session', { method: 'DELETE' }).catch(() => undefined);
     forgetSession(queries);
   };
   return (
-    <Menu position="bottom-end">
+    // Opened, it asks for the account again: what the quotas say is then up to date.
+    <Menu position="bottom-end" onOpen={() => void account.refetch()}>
       <Menu.Target>
         <UnstyledButton
           aria-label={`${[user.login, user.role, accountName].filter(Boolean).join(' ')}, signed in`}
@@ -90,6 +93,17 @@ function UserMenu() {
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>
+        {quotas.length > 0 && (
+          <>
+            <Menu.Label>Quotas</Menu.Label>
+            {quotas.map((quota) => (
+              <Text key={quota.label} size="xs" px="sm" pb={4} c={quota.full ? 'red' : undefined}>
+                {quota.label}: {quota.text}
+              </Text>
+            ))}
+            <Menu.Divider />
+          </>
+        )}
         <Menu.Item leftSection={<FaIcon icon={faRightFromBracket} />} onClick={() => void signOut()}>
           Sign out
         </Menu.Item>

@@ -63,7 +63,7 @@ async function perAccountPostgres(db: Queryable): Promise<void> {
   }
 }
 
-async function uniquePerAccount({ kysely }: Queryable, table: string, column: string): Promise<void> {
+export async function uniquePerAccount({ kysely }: Queryable, table: string, column: string): Promise<void> {
   await kysely.schema
     .createIndex(`${table}_account_${column}`)
     .on(table)
@@ -73,7 +73,7 @@ async function uniquePerAccount({ kysely }: Queryable, table: string, column: st
 }
 
 /** Drops the single-column constraint of `type` (u: unique, f: foreign key) on `table.column`, whatever its name. */
-async function dropPostgresConstraint(
+export async function dropPostgresConstraint(
   { kysely }: Queryable,
   table: string,
   column: string,
@@ -119,7 +119,7 @@ function edit(create: string, pattern: RegExp, replacement: string): string {
 }
 
 /** Makes `table` again from its definition as `change` edits it, with its rows and indexes. */
-async function remakeSqliteTable(
+export async function remakeSqliteTable(
   { kysely }: Queryable,
   table: string,
   change: (create: string) => string,
