@@ -23,6 +23,7 @@ import {
 import type { Database } from './db/database';
 import { grants } from './http/auth';
 import { installAuth } from './http/auth-hook';
+import { installBodyParsing } from './http/body-parsing';
 import { boundClose } from './http/connections';
 import { lingerOnUnreadBodies, type LingerBounds } from './http/linger';
 import { answerRouterError, installErrorHandling, PATH_PARAM_MAX } from './http/errors';
@@ -151,8 +152,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const ctx = createContext(options.db, config, withTimers(options.clock ?? systemClock), app.log);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // JSON only: anything else is answered 415 rather than half-parsed.
-  app.removeContentTypeParser('text/plain');
+  // JSON only, read as the original product's clients send it (http/body-parsing.ts).
+  installBodyParsing(app);
   installErrorHandling(app, (why) => ctx.node.writesRefused(why, ctx.clock.now()));
   // Registered (awaited) first, so that the cookies are parsed before the auth hook reads them.
   await app.register(cookie);
