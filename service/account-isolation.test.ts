@@ -57,6 +57,8 @@ const CREATES = [
   'POST /channels',
   'POST /metrics',
   'PATCH /metrics',
+  'POST /data',
+  'PATCH /data',
   'POST /boards',
   'POST /boards/import',
   'POST /devices',

@@ -59,6 +59,8 @@ const BODIES: Record<string, (who: Who) => unknown> = {
   'PATCH /flows/{tag}/data': () => ({ value: 4 }),
   'POST /metrics': () => ({ data: { cpu: { value: 5 } } }),
   'PATCH /metrics': () => ({ data: { cpu: { value: 6 } } }),
+  'POST /data': () => ({ data: { cpu: { value: 7 } } }),
+  'PATCH /data': () => ({ cpu: { value: 8 } }),
   'POST /flows/{tag}/error': () => ({ errored: false }),
 };
 

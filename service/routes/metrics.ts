@@ -29,8 +29,35 @@ const batchAnswer = z.object({
 });
 type BatchAnswer = z.infer<typeof batchAnswer>;
 
-/** A POST without a body arrives as null: it means `errored: true`. */
-const errorBody = z.strictObject({ errored: z.boolean().default(true) }).nullish();
+/**
+ * `POST /data` and `PATCH /data`, the older clients' batches: `{"data": {...}}` as /metrics takes
+ * it, or the bare map of tags (the Node client's). A body whose only key is `data`, an object, is
+ * the first.
+ */
+const legacyBatchBody = z.record(z.string(), z.unknown(), { error: 'must be an object of flow tags' });
+
+function tagsOfLegacyBatch(body: Record<string, unknown>): { entries: Record<string, unknown>; at: string } {
+  const { data } = body;
+  const wrapped =
+    Object.keys(body).length === 1 && typeof data === 'object' && data !== null && !Array.isArray(data);
+  return wrapped
+    ? { entries: data as Record<string, unknown>, at: 'body.data' }
+    : { entries: body, at: 'body' };
+}
+
+/**
+ * A POST without a body means `errored: true`. The original's agent says why in `message` (its
+ * earliest release in `error` and `output`): taken, and written to the service's log, as flows
+ * keep no message.
+ */
+const errorBody = z
+  .strictObject({
+    errored: z.boolean().default(true),
+    message: z.string().max(100_000).optional(),
+    error: z.string().max(100_000).optional(),
+    output: z.string().max(100_000).optional(),
+  })
+  .nullish();
 
 /** PATCH semantics: top-level keys overwrite, a key set to null is removed. */
 function mergeOf(patch: MetricsData): MetricsWrite {
@@ -45,6 +72,9 @@ function mergeOf(patch: MetricsData): MetricsWrite {
 
 const writeOf = (kind: 'replace' | 'merge', data: MetricsData): MetricsWrite =>
   kind === 'replace' ? { kind, data } : mergeOf(data);
+
+/** The answer of a legacy single-flow write that succeeded: a batch of one, as older clients read it. */
+const batchOfOne = (tag: string): BatchAnswer => ({ updated: [tag], skipped: [], errors: [] });
 
 export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const flows = new FlowRepository(ctx.db);
@@ -70,9 +100,10 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
     entries: Record<string, unknown>,
     kind: 'replace' | 'merge',
     visible: Visibility,
+    at = 'body.data',
   ) => {
     const checked = Object.entries(entries).map(([tag, value]) => {
-      const prefix = `body.data.${tag}`;
+      const prefix = `${at}.${tag}`;
       // A key that is no tag names no flow, and one with a NUL in it would fail in the store.
       const named = tagSchema.safeParse(tag);
       if (!named.success) return { tag, issues: prefixed(toFieldIssues(named.error), prefix) };
@@ -146,15 +177,18 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           schema: {
             tags,
             deprecated: legacy,
-            summary: "Replaces the flow's metrics, checked against its variant",
+            summary: legacy
+              ? "Replaces the flow's metrics, checked against its variant; answers as a batch of one (the Ruby gem reads `updated`)"
+              : "Replaces the flow's metrics, checked against its variant",
             params: tagParams,
             body: metricsDataSchema,
-            response: { 200: metricsDataSchema },
+            response: { 200: legacy ? batchAnswer : metricsDataSchema },
           },
         },
         async (request) => {
           await checkFlow(request, request.params.tag);
-          return writeOne(request.params.tag, writeOf('replace', request.body));
+          const data = await writeOne(request.params.tag, writeOf('replace', request.body));
+          return legacy ? batchOfOne(request.params.tag) : data;
         },
       );
 
@@ -165,15 +199,18 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           schema: {
             tags,
             deprecated: legacy,
-            summary: 'Merges top-level keys into the metrics (null removes a key); the result is checked',
+            summary: legacy
+              ? 'Merges top-level keys into the metrics (null removes a key); the result is checked; answers as a batch of one'
+              : 'Merges top-level keys into the metrics (null removes a key); the result is checked',
             params: tagParams,
             body: metricsDataSchema,
-            response: { 200: metricsDataSchema },
+            response: { 200: legacy ? batchAnswer : metricsDataSchema },
           },
         },
         async (request) => {
           await checkFlow(request, request.params.tag);
-          return writeOne(request.params.tag, writeOf('merge', request.body));
+          const data = await writeOne(request.params.tag, writeOf('merge', request.body));
+          return legacy ? batchOfOne(request.params.tag) : data;
         },
       );
     }
@@ -206,6 +243,29 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       async (request) => writeMany(request.body.data, 'merge', await visibilityOf(ctx.db, request)),
     );
 
+    // The older clients' batches (telemetryd, the Ruby gem's flow_update_batch, the Node client).
+    for (const [method, kind] of [
+      ['POST', 'replace'],
+      ['PATCH', 'merge'],
+    ] as const) {
+      app.route({
+        method,
+        url: '/data',
+        config: { permission: 'metrics:write' },
+        schema: {
+          tags: ['metrics'],
+          deprecated: true,
+          summary: `As ${method} /metrics, for older clients: \`{"data": {"<tag>": {...}}}\` or the bare map of tags`,
+          body: legacyBatchBody,
+          response: { 200: batchAnswer },
+        },
+        handler: async (request) => {
+          const { entries, at } = tagsOfLegacyBatch(request.body as Record<string, unknown>);
+          return writeMany(entries, kind, await visibilityOf(ctx.db, request), at);
+        },
+      });
+    }
+
     app.post(
       '/flows/:tag/error',
       {
@@ -220,7 +280,10 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         await checkFlow(request, request.params.tag);
-        const flow = await setFlowErrored(ctx, request.params.tag, request.body?.errored ?? true);
+        const { errored = true, message, error, output } = request.body ?? {};
+        const why = [message, error, output].filter(Boolean).join(' : ');
+        if (why) request.log.info({ flow: request.params.tag, why }, 'a client marked its flow errored');
+        const flow = await setFlowErrored(ctx, request.params.tag, errored);
         if (!flow) throw notFound(`flow ${request.params.tag}`);
         return flow;
       },
