@@ -38,6 +38,7 @@ const LISTS = [
   '/channels',
   '/notifications',
   '/boards',
+  '/widgets',
   '/devices',
   '/playlists',
   '/groups',
@@ -59,8 +60,11 @@ const CREATES = [
   'PATCH /metrics',
   'POST /data',
   'PATCH /data',
+  'POST /v1/data',
+  'PATCH /v1/data',
   'POST /boards',
   'POST /boards/import',
+  'POST /widgets',
   'POST /devices',
   'POST /pairings/claim',
   'POST /playlists',
@@ -80,11 +84,16 @@ const BODIES: Record<string, unknown> = {
   'PATCH /flows/{tag}/metrics': { value: 66 },
   'PUT /flows/{tag}/data': { value: 66 },
   'PATCH /flows/{tag}/data': { value: 66 },
+  'POST /channels/{channel_id}/metrics': { data: { cpu: { value: 66 } } },
+  'PATCH /channels/{channel_id}/metrics': { data: { cpu: { value: 66 } } },
+  'POST /channels/{channel_id}/data': { cpu: { value: 66 } },
+  'POST /channels/{channel_id}/flows/{flow_tag}/data': { value: 66 },
   'POST /flows/{tag}/error': { errored: true },
   'PATCH /boards/{id}': { name: 'Taken' },
   'POST /boards/{id}/duplicate': {},
   'POST /boards/{id}/widgets': { flow_id: 'fl_any', column: 0, row: 0, width: 4, height: 4 },
   'PATCH /boards/{id}/widgets/{widget_id}': { column: 1 },
+  'PATCH /widgets/{id}': { column: 1 },
   'PATCH /devices/{tag}': { name: 'Taken' },
   'POST /devices/{tag}/heartbeat': sampleHeartbeat('board'),
   'POST /devices/{tag}/offline': {},
@@ -115,6 +124,7 @@ const ID_OF: [RegExp, string][] = [
   [/^\/channels\//, 'channel'],
   [/^\/notifications\//, 'notification'],
   [/^\/boards\//, 'board'],
+  [/^\/widgets\//, 'widget'],
   [/^\/playlists\//, 'playlist'],
   [/^\/groups\//, 'group'],
   [/^\/media\//, 'media'],
@@ -126,6 +136,7 @@ function concrete(path: string): string {
   return path
     .replace('{tag}', path.startsWith('/flows') ? ours.flowTag! : ours.deviceTag!)
     .replace('{channel_id}', ours.channel!)
+    .replace('{flow_tag}', ours.flowTag!)
     .replace('{widget_id}', ours.widget!)
     .replace('{id}', () => ours[ID_OF.find(([pattern]) => pattern.test(path))?.[1] ?? 'none'] ?? 'none');
 }
@@ -263,6 +274,11 @@ describe('account isolation, every route', () => {
       height: 4,
     });
     expect(widget.statusCode).toBeGreaterThanOrEqual(400);
+    const place = { column: 0, row: 0, width: 4, height: 4 };
+    const onOurs = await b.call('POST', '/widgets', { board_id: ours.board, flow_id: ours.flow, ...place });
+    expect(onOurs.statusCode, onOurs.body).toBe(404);
+    const flat = await b.call('POST', '/widgets', { board_id: board.id, flow_id: ours.flow, ...place });
+    expect(flat.statusCode, flat.body).toBe(400);
     const batch = await b.call('POST', '/metrics', { data: { [ours.flowTag!]: { value: 5 } } });
     expect(batch.body).not.toContain(`"updated":["${ours.flowTag}"]`);
     expect((await service.call('GET', `/flows/${ours.flowTag}/metrics`)).json()).not.toMatchObject({

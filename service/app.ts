@@ -31,6 +31,7 @@ import { MdnsAnnouncement, type MdnsOptions } from './jobs/mdns';
 import { attachRealtime, type Hub } from './realtime/hub';
 import { boardContentRoutes } from './routes/board-content';
 import { boardRoutes } from './routes/boards';
+import { channelMetricRoutes } from './routes/channel-metrics';
 import { channelRoutes } from './routes/channels';
 import { commandRoutes } from './routes/commands';
 import { consoleRoutes } from './routes/console';
@@ -94,6 +95,7 @@ const ROUTES = [
   channelRoutes,
   notificationRoutes,
   metricRoutes,
+  channelMetricRoutes,
   boardRoutes,
   boardContentRoutes,
   widgetRoutes,

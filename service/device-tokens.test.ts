@@ -61,6 +61,12 @@ const BODIES: Record<string, (who: Who) => unknown> = {
   'PATCH /metrics': () => ({ data: { cpu: { value: 6 } } }),
   'POST /data': () => ({ data: { cpu: { value: 7 } } }),
   'PATCH /data': () => ({ cpu: { value: 8 } }),
+  'POST /v1/data': () => ({ data: { cpu: { value: 9 } } }),
+  'PATCH /v1/data': () => ({ cpu: { value: 10 } }),
+  'POST /channels/{channel_id}/metrics': () => ({ data: { cpu: { value: 11 } } }),
+  'PATCH /channels/{channel_id}/metrics': () => ({ data: { cpu: { value: 12 } } }),
+  'POST /channels/{channel_id}/data': () => ({ cpu: { value: 13 } }),
+  'POST /channels/{channel_id}/flows/{flow_tag}/data': () => ({ value: 14 }),
   'POST /flows/{tag}/error': () => ({ errored: false }),
 };
 
@@ -91,6 +97,8 @@ function lobbyPath(template: string): string {
     .replace(/^\/flows\/\{id\}/, '/flows/f1')
     .replace(/^\/boards\/\{id\}/, '/boards/b1')
     .replace('{widget_id}', 'w1')
+    .replace(/^\/widgets\/\{id\}/, '/widgets/w1')
+    .replace('{flow_tag}', 'cpu')
     .replace(/^\/channels\/\{(id|channel_id)\}/, '/channels/c1')
     .replace(/^\/playlists\/\{id\}/, '/playlists/p1')
     .replace(/^\/notifications\/\{id\}/, '/notifications/n1')
@@ -149,6 +157,7 @@ describe('lists answer a device-bound token what its device plays, only', () => 
     ['/devices', 'tag', ['lobby']],
     ['/playlists', 'id', ['p1']],
     ['/boards', 'id', ['b1']],
+    ['/widgets', 'id', ['w1']],
     ['/flows', 'id', ['f1']],
     ['/channels', 'id', ['c1']],
     ['/notifications', 'channel_id', ['c1']],
@@ -214,7 +223,7 @@ describe('the red team’s findings', () => {
 
   it('metrics and notifications go to what the device shows only', async () => {
     const batch = await call('own', 'POST', '/metrics', { data: { cpu: { value: 10 }, mem: { value: 10 } } });
-    expect(batch.json()).toEqual({ updated: ['cpu'], skipped: ['mem'], errors: [] });
+    expect(batch.json()).toMatchObject({ updated: ['cpu'], skipped: ['mem'], errors: [] });
     expect((await service.call('GET', '/flows/mem/metrics')).json().value).not.toBe(10);
     const note = { title: 'hi', message: 'there' };
     expect((await call('own', 'POST', '/channels/one/notifications', note)).statusCode).toBe(201);

@@ -38,6 +38,7 @@ describe('creating flows', () => {
     const flow = response.json();
     expect(flow).toEqual({
       id: expect.stringMatching(/^fl_/),
+      embed_id: expect.stringMatching(/^fl_/),
       type: 'default',
       variant: 'gauge',
       tag: 'cpu',
@@ -117,7 +118,7 @@ describe('creating flows', () => {
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
       expect(response.json().error.details.map((d: { path: string }) => d.path)).toContain(path);
     }
-    const unknown = await service.call('POST', '/flows', { tag: 'x', variant: 'value', data: {} });
+    const unknown = await service.call('POST', '/flows', { tag: 'x', variant: 'value', colour: 'red' });
     expect(unknown.statusCode).toBe(400);
   });
 

@@ -22,11 +22,11 @@ describe('PUT and PATCH /flows/:tag/data', () => {
   it('write as /metrics does and answer as a batch of one, which the Ruby gem reads', async () => {
     const put = await service.call('PUT', '/flows/cpu/data', { value: 3434, abbreviate: true });
     expect(put.statusCode).toBe(200);
-    expect(put.json()).toEqual({ updated: ['cpu'], skipped: [], errors: [] });
+    expect(put.json()).toEqual({ updated: ['cpu'], skipped: [], errors: [], error_details: [] });
     expect(await metricsOf('cpu')).toEqual({ value: 3434, abbreviate: true });
 
     const patched = await service.call('PATCH', '/flows/cpu/data', { label: 'Load' });
-    expect(patched.json()).toEqual({ updated: ['cpu'], skipped: [], errors: [] });
+    expect(patched.json()).toEqual({ updated: ['cpu'], skipped: [], errors: [], error_details: [] });
     expect(await metricsOf('cpu')).toEqual({ value: 3434, abbreviate: true, label: 'Load' });
   });
 
@@ -41,7 +41,7 @@ describe('PUT and PATCH /flows/:tag/data', () => {
 describe('POST and PATCH /data', () => {
   it('take the batch inside `data`, as telemetryd sends it', async () => {
     const posted = await service.call('POST', '/data', { data: { cpu: { value: 10 }, nope: { value: 1 } } });
-    expect(posted.json()).toEqual({ updated: ['cpu'], skipped: ['nope'], errors: [] });
+    expect(posted.json()).toEqual({ updated: ['cpu'], skipped: ['nope'], errors: [], error_details: [] });
     expect(await metricsOf('cpu')).toEqual({ value: 10 });
   });
 
@@ -50,16 +50,26 @@ describe('POST and PATCH /data', () => {
     expect(posted.statusCode).toBe(200);
     const answer = posted.json() as {
       updated: string[];
-      errors: { tag: string; details: { path: string }[] }[];
+      errors: string[];
+      error_details: { tag: string; details: { path: string }[] }[];
     };
     expect(answer.updated).toEqual(['cpu']);
-    expect(answer.errors[0]?.details[0]?.path).toBe('body.mem.value');
+    expect(answer.errors).toEqual([expect.stringMatching(/^mem: body\.mem\.value: ./)]);
+    expect(answer.error_details[0]?.details[0]?.path).toBe('body.mem.value');
     expect(await metricsOf('cpu')).toEqual({ value: 20 });
     expect(await metricsOf('mem')).toEqual({});
 
     const patched = await service.call('PATCH', '/data', { cpu: { label: 'CPU' } });
-    expect(patched.json()).toEqual({ updated: ['cpu'], skipped: [], errors: [] });
+    expect(patched.json()).toEqual({ updated: ['cpu'], skipped: [], errors: [], error_details: [] });
     expect(await metricsOf('cpu')).toEqual({ value: 20, label: 'CPU' });
+  });
+
+  it('answer at /v1/data too, where the PHP client posts', async () => {
+    for (const method of ['POST', 'PATCH'] as const) {
+      const posted = await service.call(method, '/v1/data', { data: { cpu: { value: 30 } } });
+      expect(posted.json()).toEqual({ updated: ['cpu'], skipped: [], errors: [], error_details: [] });
+    }
+    expect(await metricsOf('cpu')).toMatchObject({ value: 30 });
   });
 
   it('refuse a body that is no map of tags', async () => {

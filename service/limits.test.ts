@@ -81,7 +81,7 @@ describe('path parameters', () => {
 
   it("refuses a long parameter with the field's own message, an absurd one with the router's", async () => {
     expect(refusal(await service.call('GET', `/flows/${'x'.repeat(300)}`)).details).toEqual([
-      { path: 'params.id', message: 'must be at most 64 characters' },
+      { path: 'params.id', message: 'must be at most 100 characters' },
     ]);
     expect(refusal(await service.call('GET', `/flows/${'x'.repeat(PATH_PARAM_MAX + 1)}`)).details).toEqual([
       { path: 'params', message: `must be at most ${PATH_PARAM_MAX} characters each` },
@@ -133,10 +133,15 @@ describe('stored JSON', () => {
     const text = `{"data":{"cpu":{"value":3},"bad\\u0000tag":{"value":1},"deep":${deepObject(6000, '1')}}}`;
     const response = await sendText('POST', '/metrics', text);
     expect(response.statusCode).toBe(200);
-    const answer = response.json() as { updated: string[]; errors: { tag: string; details: unknown[] }[] };
+    const answer = response.json() as {
+      updated: string[];
+      error_details: { tag: string; details: unknown[] }[];
+    };
     expect(answer.updated).toEqual(['cpu']);
-    expect(answer.errors.map((entry) => entry.tag)).toEqual(['bad\u0000tag', 'deep']);
-    expect(answer.errors[1]?.details).toEqual([{ path: pathOfA('body.data.deep'), message: DEPTH_MESSAGE }]);
+    expect(answer.error_details.map((entry) => entry.tag)).toEqual(['bad\u0000tag', 'deep']);
+    expect(answer.error_details[1]?.details).toEqual([
+      { path: pathOfA('body.data.deep'), message: DEPTH_MESSAGE },
+    ]);
   });
 });
 

@@ -104,7 +104,7 @@ describe('metrics of one flow', () => {
     await createFlow('legacy', 'text');
     expect((await service.call('GET', '/flows/legacy/data')).json()).toEqual({});
     // Answered as a batch of one, as the original product's Ruby gem reads it (docs/compatibility.md).
-    const written = { updated: ['legacy'], skipped: [], errors: [] };
+    const written = { updated: ['legacy'], skipped: [], errors: [], error_details: [] };
     expect((await service.call('PUT', '/flows/legacy/data', { text: 'hello' })).json()).toEqual(written);
     expect((await service.call('PATCH', '/flows/legacy/data', { alignment: 'center' })).json()).toEqual(
       written,
@@ -190,11 +190,23 @@ describe('metrics of many flows', () => {
     expect(response.json()).toEqual({
       updated: ['batch-a', 'batch-b'],
       skipped: ['no-such-flow'],
+      // Strings, as the original's Go and PHP clients parse them; the structured form beside them.
       errors: [
+        expect.stringMatching(/^batch-bad: body\.data\.batch-bad\.value: ./),
+        expect.stringMatching(/^batch-array: body\.data\.batch-array: ./),
+      ],
+      error_details: [
         { tag: 'batch-bad', details: [{ path: 'body.data.batch-bad.value', message: expect.any(String) }] },
         { tag: 'batch-array', details: [{ path: 'body.data.batch-array', message: expect.any(String) }] },
       ],
     });
+    const answer = response.json() as {
+      errors: string[];
+      error_details: { details: { message: string }[] }[];
+    };
+    expect(answer.errors[0]).toBe(
+      `batch-bad: body.data.batch-bad.value: ${answer.error_details[0]?.details[0]?.message}`,
+    );
     expect((await service.call('GET', '/flows/batch-a/metrics')).json()).toEqual({ value: 99 });
     expect((await service.call('GET', '/flows/batch-b/metrics')).json()).toEqual({ text: 'ok' });
     expect((await service.call('GET', '/flows/batch-bad/metrics')).json()).toEqual({ value: 1 });
@@ -223,7 +235,8 @@ describe('metrics of many flows', () => {
     expect(response.json()).toEqual({
       updated: ['merge-a'],
       skipped: ['unknown'],
-      errors: [
+      errors: [expect.stringMatching(/^merge-b: body\.data\.merge-b\.value: ./)],
+      error_details: [
         { tag: 'merge-b', details: [{ path: 'body.data.merge-b.value', message: expect.any(String) }] },
       ],
     });
@@ -241,6 +254,7 @@ describe('metrics of many flows', () => {
       updated: [],
       skipped: [],
       errors: [],
+      error_details: [],
     });
   });
 });

@@ -128,7 +128,10 @@ describe('plain http media', () => {
     expect(batch.statusCode, batch.body).toBe(200);
     expect(batch.json()).toMatchObject({
       updated: ['poster'],
-      errors: [{ tag: 'promo', details: [{ path: 'body.data.promo.poster', message: HTTP_MEDIA_REFUSED }] }],
+      errors: [`promo: body.data.promo.poster: ${HTTP_MEDIA_REFUSED}`],
+      error_details: [
+        { tag: 'promo', details: [{ path: 'body.data.promo.poster', message: HTTP_MEDIA_REFUSED }] },
+      ],
     });
 
     const allowed = await lenient.call('PUT', '/flows/promo/metrics', { mp4: 'http://cdn.example/a.mp4' });

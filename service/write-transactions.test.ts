@@ -131,7 +131,8 @@ describe('a batch of metrics', () => {
     expect(response.json()).toEqual({
       updated: ['cpu', 'disk'],
       skipped: ['nope'],
-      errors: [{ tag: 'mem', details: [expect.objectContaining({ path: 'body.data.mem.value' })] }],
+      errors: [expect.stringMatching(/^mem: body\.data\.mem\.value: /)],
+      error_details: [{ tag: 'mem', details: [expect.objectContaining({ path: 'body.data.mem.value' })] }],
     });
     oneTransaction();
     const logged = await eventsAfter(service.db, mark);

@@ -1,6 +1,8 @@
 import { isFlowReady, type Flow, type FlowCreate, type FlowUpdate } from '../../src/shared/flow';
 import { defaultChannelId } from '../accounts/accounts';
 import type { ServiceContext } from '../context';
+import { invalid } from '../domain/errors';
+import { metricsCheck } from '../domain/metrics-check';
 import { rooms } from '../realtime/rooms';
 import { ChannelRepository } from '../repositories/channels';
 import { FlowRepository, unknownChannel, type FlowPatch } from '../repositories/flows';
@@ -10,19 +12,30 @@ async function checkChannel(ctx: ServiceContext, channelId: string | null | unde
   if (channelId && !(await new ChannelRepository(ctx.db).exists(channelId))) throw unknownChannel(channelId);
 }
 
-/** A flow in the default channel unless told, enabled when it is ready. No device shows it yet. */
+/**
+ * A flow in the default channel unless told, enabled when it is ready, with `data` as its first
+ * metrics when it fits the variant. No device shows it yet. The original's fields that mean
+ * nothing here (an empty id, its source provider, filter and params) are dropped.
+ */
 export async function createFlow(ctx: ServiceContext, body: FlowCreate): Promise<Flow> {
-  const { channel_id, source = null, parameters = null, ...rest } = body;
+  const { tag, variant, type, channel_id, source = null, parameters = null, data } = body;
+  const issues = data ? metricsCheck(ctx.config, 'body.data')(variant, data) : null;
+  if (issues) throw invalid(`the data does not fit a flow of variant "${variant}"`, issues);
   const channelId = channel_id === undefined ? defaultChannelId() : channel_id;
   await checkChannel(ctx, channelId);
-  const flow = await new FlowRepository(ctx.db).create({
-    ...rest,
-    channel_id: channelId,
-    source,
-    parameters,
-    enabled: isFlowReady({ source, parameters }),
-    created_at: ctx.clock.now(),
-  });
+  const flow = await new FlowRepository(ctx.db).create(
+    {
+      tag,
+      variant,
+      type,
+      channel_id: channelId,
+      source,
+      parameters,
+      enabled: isFlowReady({ source, parameters }),
+      created_at: ctx.clock.now(),
+    },
+    data ?? {},
+  );
   // No device shows it yet, so no event; the consoles list it (realtime/notices.ts).
   ctx.notices.changed('flows', flow.id);
   return flow;

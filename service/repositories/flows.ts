@@ -39,6 +39,7 @@ interface FlowRow {
 function fromRow(row: FlowRow): Flow {
   return {
     id: row.id,
+    embed_id: row.id,
     type: row.type,
     variant: row.variant,
     tag: row.tag,
@@ -67,7 +68,7 @@ const refusals = (tag: string | undefined, channelId: string | null | undefined)
 const jsonOrNull = (value: Record<string, unknown> | null | undefined) =>
   value === undefined ? undefined : value === null ? null : toJson(value);
 
-export type NewFlow = Omit<Flow, 'id' | 'errored' | 'created_at'> & { created_at: Date };
+export type NewFlow = Omit<Flow, 'id' | 'embed_id' | 'errored' | 'created_at'> & { created_at: Date };
 
 export type FlowPatch = Partial<
   Pick<Flow, 'tag' | 'channel_id' | 'errored' | 'source' | 'parameters' | 'enabled'>
@@ -123,6 +124,21 @@ export class FlowRepository {
       .select(COLUMNS)
       .where('tag', '=', tag)
       .executeTakeFirst();
+    return row ? fromRow(row) : null;
+  }
+
+  /**
+   * The flow named by `key`, as the original product's clients name one: its id (or embed id,
+   * the same) or its tag. One read; `prefer` decides when one flow's tag is another's id.
+   */
+  async find(key: string, prefer: 'id' | 'tag'): Promise<Flow | null> {
+    const rows = await this.db.kysely
+      .selectFrom('flows')
+      .select(COLUMNS)
+      .where((eb) => eb.or([eb('id', '=', key), eb('tag', '=', key)]))
+      .limit(2)
+      .execute();
+    const row = rows.find((candidate) => candidate[prefer] === key) ?? rows[0];
     return row ? fromRow(row) : null;
   }
 

@@ -69,6 +69,28 @@ export class WidgetRepository {
     return rows.map(fromRow);
   }
 
+  /** Every widget of the account, board by board, each in drawing order. */
+  async listAll(): Promise<Widget[]> {
+    const rows = await this.db.kysely
+      .selectFrom('widgets')
+      .select(COLUMNS)
+      .orderBy('board_id')
+      .orderBy('in_board_index')
+      .orderBy('id')
+      .execute();
+    return rows.map(fromRow);
+  }
+
+  /** A widget by its id alone, as the original product's flat `/widgets/:id` routes name it. */
+  async find(widgetId: string): Promise<Widget | null> {
+    const row = await this.db.kysely
+      .selectFrom('widgets')
+      .select(COLUMNS)
+      .where('id', '=', widgetId)
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
+  }
+
   async listWithFlows(boardId: string): Promise<WidgetWithFlow[]> {
     const rows = await this.db.kysely
       .selectFrom('widgets as w')

@@ -1,22 +1,34 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { boardCreateSchema, boardSchema, boardUpdateSchema } from '../../src/shared/board';
+import {
+  boardCreateRequestSchema,
+  boardListQuerySchema,
+  boardPatchSchema,
+  boardSchema,
+} from '../../src/shared/board';
 import { boardExportSchema, boardImportSchema } from '../../src/shared/board-export';
 import { idSchema } from '../../src/shared/common';
+import { flatWidgetSchema, withFlowIds } from '../../src/shared/widget';
 import { createBoard, deleteBoard, importBoard, updateBoard } from '../actions/boards';
 import { buildExport } from '../boards/export';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
 import { visibilityOf } from '../http/device-scope';
+import { noQuery, withoutPathId } from '../http/strict-requests';
 import { BoardRepository } from '../repositories/boards';
+import { WidgetRepository } from '../repositories/widgets';
 
 const boardParams = z.object({ id: idSchema });
 
 /** The answer to an import: the new board's export, with the id it was given. */
 const importedBoardSchema = z.intersection(z.object({ id: idSchema }), boardExportSchema);
 
+/** One board with its widgets, which the original product's `GetBoard` reads (and `boarddump` exports). */
+const boardWithWidgetsSchema = boardSchema.extend({ widgets: z.array(flatWidgetSchema) });
+
 export function boardRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const boards = new BoardRepository(ctx.db);
+  const widgets = new WidgetRepository(ctx.db);
 
   return async (app) => {
     app.get(
@@ -25,13 +37,17 @@ export function boardRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         config: { permission: 'read' },
         schema: {
           tags: ['boards'],
-          summary: 'Lists all boards of the account, oldest first',
+          summary: 'Lists all boards of the account, oldest first; name= keeps those of exactly that name',
+          querystring: boardListQuerySchema,
           response: { 200: z.array(boardSchema) },
         },
       },
       async (request) => {
         const visible = await visibilityOf(ctx.db, request);
-        return (await boards.list()).filter((board) => visible.board(board.id));
+        const { name } = request.query;
+        return (await boards.list()).filter(
+          (board) => visible.board(board.id) && (name === undefined || board.name === name),
+        );
       },
     );
 
@@ -41,16 +57,17 @@ export function boardRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         config: { permission: 'read' },
         schema: {
           tags: ['boards'],
-          summary: 'Returns one board',
+          summary: 'Returns one board with its widgets in drawing order',
           params: boardParams,
-          response: { 200: boardSchema },
+          querystring: noQuery,
+          response: { 200: boardWithWidgetsSchema },
         },
       },
       async (request) => {
         const visible = await visibilityOf(ctx.db, request);
         const board = visible.board(request.params.id) ? await boards.get(request.params.id) : null;
         if (!board) throw notFound(`board ${request.params.id}`);
-        return board;
+        return { ...board, widgets: (await widgets.listByBoard(board.id)).map(withFlowIds) };
       },
     );
 
@@ -63,6 +80,7 @@ export function boardRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           summary:
             "Returns the board's settings and its widgets with their flows' tag, data and errored flag",
           params: boardParams,
+          querystring: noQuery,
           response: { 200: boardExportSchema },
         },
       },
@@ -82,8 +100,9 @@ export function boardRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         config: { permission: 'write' },
         schema: {
           tags: ['boards'],
-          summary: 'Creates a board; settings not given take their defaults',
-          body: boardCreateSchema,
+          summary:
+            'Creates a board; settings not given take their defaults (the original’s widget_background is widget_color)',
+          body: boardCreateRequestSchema,
           response: { 201: boardSchema },
         },
       },
@@ -118,12 +137,13 @@ export function boardRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           tags: ['boards'],
           summary: 'Updates a board; a smaller grid must still hold every widget',
           params: boardParams,
-          body: boardUpdateSchema,
+          body: boardPatchSchema,
           response: { 200: boardSchema },
         },
       },
       async (request) => {
-        const board = await updateBoard(ctx, request.params.id, request.body);
+        const patch = withoutPathId(request.body, request.params.id);
+        const board = await updateBoard(ctx, request.params.id, patch);
         if (!board) throw notFound(`board ${request.params.id}`);
         return board;
       },

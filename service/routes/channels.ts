@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { channelCreateSchema, channelSchema, channelUpdateSchema } from '../../src/shared/channel';
+import { channelCreateSchema, channelPatchSchema, channelSchema } from '../../src/shared/channel';
 import { idSchema } from '../../src/shared/common';
 import { createChannel, deleteChannel, updateChannel } from '../actions/channels';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
 import { visibilityOf } from '../http/device-scope';
+import { noQuery, withoutPathId } from '../http/strict-requests';
 import { ChannelRepository } from '../repositories/channels';
 
 const idParams = z.object({ id: idSchema });
@@ -21,6 +22,7 @@ export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['channels'],
           summary: 'Lists all channels, oldest first',
+          querystring: noQuery,
           response: { 200: z.array(channelSchema) },
         },
       },
@@ -38,6 +40,7 @@ export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           tags: ['channels'],
           summary: 'Returns one channel by id',
           params: idParams,
+          querystring: noQuery,
           response: { 200: channelSchema },
         },
       },
@@ -71,12 +74,13 @@ export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           tags: ['channels'],
           summary: 'Renames a channel or changes its tag',
           params: idParams,
-          body: channelUpdateSchema,
+          body: channelPatchSchema,
           response: { 200: channelSchema },
         },
       },
       async (request) => {
-        const channel = await updateChannel(ctx, request.params.id, request.body);
+        const patch = withoutPathId(request.body, request.params.id);
+        const channel = await updateChannel(ctx, request.params.id, patch);
         if (!channel) throw notFound(`channel ${request.params.id}`);
         return channel;
       },

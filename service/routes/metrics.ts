@@ -3,47 +3,28 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { tagSchema } from '../../src/shared/common';
 import { flowSchema } from '../../src/shared/flow';
-import { toFieldIssues } from '../../src/shared/issues';
 import { metricsDataSchema, type MetricsData } from '../../src/shared/metrics';
 import { setFlowErrored } from '../actions/flows';
-import { writeManyMetrics, writeMetrics } from '../actions/write-metrics';
+import { writeMetrics } from '../actions/write-metrics';
 import type { ServiceContext } from '../context';
 import { invalid, notFound } from '../domain/errors';
-import { metricsCheck, prefixed } from '../domain/metrics-check';
-import { visibilityOf, type Visibility } from '../http/device-scope';
+import { metricsCheck } from '../domain/metrics-check';
+import { visibilityOf } from '../http/device-scope';
+import { noQuery } from '../http/strict-requests';
 import { FlowRepository, type MetricsWrite, type MetricsWriteResult } from '../repositories/flows';
+import {
+  batchAnswer,
+  batchBody,
+  batchOfOne,
+  legacyBatchBody,
+  tagsOfLegacyBatch,
+  writeBatch,
+  writeOf,
+} from './metric-batches';
 
 const tagParams = z.object({ tag: tagSchema });
 
-const issueSchema = z.object({ path: z.string(), message: z.string() });
-
-const batchBody = z.strictObject({
-  /** Checked flow by flow below, so that one bad entry does not refuse the others. */
-  data: z.record(z.string(), z.unknown(), { error: 'must be an object of flow tags' }),
-});
-
-const batchAnswer = z.object({
-  updated: z.array(z.string()),
-  skipped: z.array(z.string()),
-  errors: z.array(z.object({ tag: z.string(), details: z.array(issueSchema) })),
-});
-type BatchAnswer = z.infer<typeof batchAnswer>;
-
-/**
- * `POST /data` and `PATCH /data`, the older clients' batches: `{"data": {...}}` as /metrics takes
- * it, or the bare map of tags (the Node client's). A body whose only key is `data`, an object, is
- * the first.
- */
-const legacyBatchBody = z.record(z.string(), z.unknown(), { error: 'must be an object of flow tags' });
-
-function tagsOfLegacyBatch(body: Record<string, unknown>): { entries: Record<string, unknown>; at: string } {
-  const { data } = body;
-  const wrapped =
-    Object.keys(body).length === 1 && typeof data === 'object' && data !== null && !Array.isArray(data);
-  return wrapped
-    ? { entries: data as Record<string, unknown>, at: 'body.data' }
-    : { entries: body, at: 'body' };
-}
+const inData = { at: (tag: string) => `body.data.${tag}` };
 
 /**
  * A POST without a body means `errored: true`. The original's agent says why in `message` (its
@@ -58,23 +39,6 @@ const errorBody = z
     output: z.string().max(100_000).optional(),
   })
   .nullish();
-
-/** PATCH semantics: top-level keys overwrite, a key set to null is removed. */
-function mergeOf(patch: MetricsData): MetricsWrite {
-  const set: MetricsData = {};
-  const remove: string[] = [];
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) remove.push(key);
-    else set[key] = value;
-  }
-  return { kind: 'merge', set, remove };
-}
-
-const writeOf = (kind: 'replace' | 'merge', data: MetricsData): MetricsWrite =>
-  kind === 'replace' ? { kind, data } : mergeOf(data);
-
-/** The answer of a legacy single-flow write that succeeded: a batch of one, as older clients read it. */
-const batchOfOne = (tag: string): BatchAnswer => ({ updated: [tag], skipped: [], errors: [] });
 
 export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const flows = new FlowRepository(ctx.db);
@@ -91,55 +55,19 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
     return result.data;
   };
 
-  /**
-   * A batch answers flow by flow (docs/api/metrics.md): refused and unknown tags are listed and
-   * the others written. The writes go in one transaction, so a failure of the store (a 500)
-   * leaves every flow as it was rather than some written.
-   */
-  const writeMany = async (
-    entries: Record<string, unknown>,
-    kind: 'replace' | 'merge',
-    visible: Visibility,
-    at = 'body.data',
-  ) => {
-    const checked = Object.entries(entries).map(([tag, value]) => {
-      const prefix = `${at}.${tag}`;
-      // A key that is no tag names no flow, and one with a NUL in it would fail in the store.
-      const named = tagSchema.safeParse(tag);
-      if (!named.success) return { tag, issues: prefixed(toFieldIssues(named.error), prefix) };
-      // A flow a device-bound token does not show is, for it, one that does not exist.
-      if (!visible.flowTag(tag)) return { tag, hidden: true };
-      const shape = metricsDataSchema.safeParse(value);
-      return shape.success
-        ? { tag, write: { tag, change: writeOf(kind, shape.data), check: metricsCheck(ctx.config, prefix) } }
-        : { tag, issues: prefixed(toFieldIssues(shape.error), prefix) };
-    });
-    const written = await writeManyMetrics(
-      ctx,
-      checked.flatMap((entry) => (entry.write ? [entry.write] : [])),
-    );
-    const results = written.values();
-    const answer: BatchAnswer = { updated: [], skipped: [], errors: [] };
-    for (const { tag, issues, hidden } of checked) {
-      if (issues) {
-        answer.errors.push({ tag, details: issues });
-        continue;
-      }
-      if (hidden) {
-        answer.skipped.push(tag);
-        continue;
-      }
-      const result = results.next().value as MetricsWriteResult;
-      if (result.status === 'updated') answer.updated.push(tag);
-      else if (result.status === 'missing') answer.skipped.push(tag);
-      else answer.errors.push({ tag, details: result.details });
-    }
-    return answer;
-  };
-
   /** A flow a device-bound token does not show is answered 404, as an unknown one. */
   const checkFlow = async (request: FastifyRequest, tag: string) => {
     if (!(await visibilityOf(ctx.db, request)).flowTag(tag)) throw notFound(`flow ${tag}`);
+  };
+
+  /**
+   * The tag of the flow `key` names: its tag, or else its id (the original's Go library writes to
+   * /flows/{embed_id}/metrics, and our embed id is the id). Checked as checkFlow does.
+   */
+  const flowTagOf = async (request: FastifyRequest, key: string): Promise<string> => {
+    const tag = (await flows.find(key, 'tag'))?.tag ?? key;
+    await checkFlow(request, tag);
+    return tag;
   };
 
   return async (app) => {
@@ -163,8 +91,8 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           },
         },
         async (request) => {
-          await checkFlow(request, request.params.tag);
-          const data = await flows.readData(request.params.tag);
+          const tag = await flowTagOf(request, request.params.tag);
+          const data = await flows.readData(tag);
           if (!data) throw notFound(`flow ${request.params.tag}`);
           return data;
         },
@@ -186,8 +114,8 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           },
         },
         async (request) => {
-          await checkFlow(request, request.params.tag);
-          const data = await writeOne(request.params.tag, writeOf('replace', request.body));
+          const tag = await flowTagOf(request, request.params.tag);
+          const data = await writeOne(tag, writeOf('replace', request.body));
           return legacy ? batchOfOne(request.params.tag) : data;
         },
       );
@@ -208,8 +136,8 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           },
         },
         async (request) => {
-          await checkFlow(request, request.params.tag);
-          const data = await writeOne(request.params.tag, writeOf('merge', request.body));
+          const tag = await flowTagOf(request, request.params.tag);
+          const data = await writeOne(tag, writeOf('merge', request.body));
           return legacy ? batchOfOne(request.params.tag) : data;
         },
       );
@@ -222,11 +150,13 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['metrics'],
           summary: 'Replaces the metrics of many flows at once: `{"data": {"<tag>": {...}}}`',
+          querystring: noQuery,
           body: batchBody,
           response: { 200: batchAnswer },
         },
       },
-      async (request) => writeMany(request.body.data, 'replace', await visibilityOf(ctx.db, request)),
+      async (request) =>
+        writeBatch(ctx, request.body.data, 'replace', await visibilityOf(ctx.db, request), inData),
     );
 
     app.patch(
@@ -236,32 +166,40 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['metrics'],
           summary: 'Merges into the metrics of many flows at once',
+          querystring: noQuery,
           body: batchBody,
           response: { 200: batchAnswer },
         },
       },
-      async (request) => writeMany(request.body.data, 'merge', await visibilityOf(ctx.db, request)),
+      async (request) =>
+        writeBatch(ctx, request.body.data, 'merge', await visibilityOf(ctx.db, request), inData),
     );
 
-    // The older clients' batches (telemetryd, the Ruby gem's flow_update_batch, the Node client).
-    for (const [method, kind] of [
-      ['POST', 'replace'],
-      ['PATCH', 'merge'],
+    // The older clients' batches (telemetryd, the Ruby gem's flow_update_batch, the Node client;
+    // the PHP client posts to /v1/data).
+    for (const [method, kind, url] of [
+      ['POST', 'replace', '/data'],
+      ['PATCH', 'merge', '/data'],
+      ['POST', 'replace', '/v1/data'],
+      ['PATCH', 'merge', '/v1/data'],
     ] as const) {
       app.route({
         method,
-        url: '/data',
+        url,
         config: { permission: 'metrics:write' },
         schema: {
           tags: ['metrics'],
           deprecated: true,
           summary: `As ${method} /metrics, for older clients: \`{"data": {"<tag>": {...}}}\` or the bare map of tags`,
+          querystring: noQuery,
           body: legacyBatchBody,
           response: { 200: batchAnswer },
         },
         handler: async (request) => {
           const { entries, at } = tagsOfLegacyBatch(request.body as Record<string, unknown>);
-          return writeMany(entries, kind, await visibilityOf(ctx.db, request), at);
+          return writeBatch(ctx, entries, kind, await visibilityOf(ctx.db, request), {
+            at: (tag) => `${at}.${tag}`,
+          });
         },
       });
     }

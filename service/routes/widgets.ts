@@ -1,16 +1,26 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idSchema } from '../../src/shared/common';
-import { widgetCreateSchema, widgetSchema, widgetUpdateSchema } from '../../src/shared/widget';
+import {
+  flatWidgetCreateSchema,
+  flatWidgetSchema,
+  flatWidgetUpdateSchema,
+  widgetCreateSchema,
+  widgetSchema,
+  widgetUpdateSchema,
+  withFlowIds,
+} from '../../src/shared/widget';
 import { createWidget, deleteWidget, updateWidget } from '../actions/widgets';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
 import { visibilityOf } from '../http/device-scope';
+import { noQuery, withoutPathId } from '../http/strict-requests';
 import { BoardRepository } from '../repositories/boards';
 import { WidgetRepository } from '../repositories/widgets';
 
 const boardParams = z.object({ id: idSchema });
 const widgetParams = z.object({ id: idSchema, widget_id: idSchema });
+const flatParams = z.object({ id: idSchema });
 
 const widgetNotFound = (boardId: string, widgetId: string) =>
   notFound(`widget ${widgetId} on board ${boardId}`);
@@ -28,6 +38,7 @@ export function widgetRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           tags: ['widgets'],
           summary: 'Lists the widgets of a board in drawing order (lowest in_board_index first)',
           params: boardParams,
+          querystring: noQuery,
           response: { 200: z.array(widgetSchema) },
         },
       },
@@ -90,6 +101,110 @@ export function widgetRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const { id, widget_id: widgetId } = request.params;
         if (!(await deleteWidget(ctx, id, widgetId))) throw widgetNotFound(id, widgetId);
+        return reply.status(204).send(null);
+      },
+    );
+
+    // The original product's flat widget routes (its Go library and Node client call them): the
+    // same actions as above, the board found from the widget, and `flow_ids` beside `flow_id`.
+    const flatWidget = async (id: string) => {
+      const widget = await widgets.find(id);
+      if (!widget) throw notFound(`widget ${id}`);
+      return widget;
+    };
+
+    app.get(
+      '/widgets',
+      {
+        config: { permission: 'read' },
+        schema: {
+          tags: ['widgets'],
+          summary:
+            "Lists every board's widgets, board by board, each in drawing order (the original's route)",
+          querystring: noQuery,
+          response: { 200: z.array(flatWidgetSchema) },
+        },
+      },
+      async (request) => {
+        const visible = await visibilityOf(ctx.db, request);
+        return (await widgets.listAll()).filter((w) => visible.board(w.board_id)).map(withFlowIds);
+      },
+    );
+
+    app.get(
+      '/widgets/:id',
+      {
+        config: { permission: 'read' },
+        schema: {
+          tags: ['widgets'],
+          summary: 'Returns one widget by id (the original’s route)',
+          params: flatParams,
+          querystring: noQuery,
+          response: { 200: flatWidgetSchema },
+        },
+      },
+      async (request) => {
+        const visible = await visibilityOf(ctx.db, request);
+        const widget = await widgets.find(request.params.id);
+        if (!widget || !visible.board(widget.board_id)) throw notFound(`widget ${request.params.id}`);
+        return withFlowIds(widget);
+      },
+    );
+
+    app.post(
+      '/widgets',
+      {
+        config: { permission: 'write' },
+        schema: {
+          tags: ['widgets'],
+          summary:
+            'Places a widget on the board named by board_id, as POST /boards/:id/widgets does (the original’s route)',
+          body: flatWidgetCreateSchema,
+          response: { 201: flatWidgetSchema },
+        },
+      },
+      async (request, reply) => {
+        const { board_id: boardId, widget } = request.body;
+        return reply.status(201).send(withFlowIds(await createWidget(ctx, boardId, widget)));
+      },
+    );
+
+    app.patch(
+      '/widgets/:id',
+      {
+        config: { permission: 'write' },
+        schema: {
+          tags: ['widgets'],
+          summary: 'Moves, resizes or restacks a widget, as PATCH /boards/:id/widgets/:widget_id does',
+          params: flatParams,
+          body: flatWidgetUpdateSchema,
+          response: { 200: flatWidgetSchema },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        const patch = withoutPathId(request.body, id);
+        const widget = await updateWidget(ctx, (await flatWidget(id)).board_id, id, patch);
+        if (!widget) throw notFound(`widget ${id}`);
+        return withFlowIds(widget);
+      },
+    );
+
+    app.delete(
+      '/widgets/:id',
+      {
+        config: { permission: 'delete' },
+        schema: {
+          tags: ['widgets'],
+          summary:
+            'Takes a widget off its board (its flow stays), as DELETE /boards/:id/widgets/:widget_id does',
+          params: flatParams,
+          response: { 204: z.null() },
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params;
+        if (!(await deleteWidget(ctx, (await flatWidget(id)).board_id, id))) throw notFound(`widget ${id}`);
         return reply.status(204).send(null);
       },
     );

@@ -95,3 +95,31 @@ export type BoardSettings = Omit<BoardCreate, 'name'>;
 
 export const boardUpdateSchema = z.strictObject(boardFields).partial();
 export type BoardUpdate = z.infer<typeof boardUpdateSchema>;
+
+/**
+ * What `POST /boards` accepts: our fields, and what the original product's Go library sends with
+ * every board it saves: `widget_background` (its name for `widget_color`; "" meant the theme's)
+ * and a `widgets` list, always empty there (it places widgets one by one afterwards).
+ */
+export const boardCreateRequestSchema = boardCreateSchema
+  .omit({ widget_color: true })
+  .extend({
+    widget_color: boardFields.widget_color.optional(),
+    widget_background: z
+      .union([z.literal(''), colorSchema], { error: 'must be "" (the theme\'s) or a CSS color' })
+      .optional(),
+    widgets: z
+      .array(z.unknown())
+      .max(0, 'must be empty: place widgets with POST /widgets, or import the board (POST /boards/import)')
+      .optional(),
+  })
+  .transform(({ widget_background, widget_color, widgets: _widgets, ...board }) => ({
+    ...board,
+    widget_color: widget_color ?? (widget_background || null),
+  }));
+
+/** The original product's clients send the board's own id back in an update's body. */
+export const boardPatchSchema = boardUpdateSchema.extend({ id: idSchema.optional() });
+
+/** The board's query: the original product's `GetBoardByName` asks for the boards of one name. */
+export const boardListQuerySchema = z.strictObject({ name: z.string().max(255).optional() });

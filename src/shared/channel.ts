@@ -27,3 +27,6 @@ export const channelUpdateSchema = z.strictObject({
   tag: tagSchema.optional(),
 });
 export type ChannelUpdate = z.infer<typeof channelUpdateSchema>;
+
+/** The original product's Node client sends the channel's own id back in an update's body. */
+export const channelPatchSchema = channelUpdateSchema.extend({ id: idSchema.optional() });

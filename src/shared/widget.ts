@@ -95,3 +95,61 @@ export function placementProblem(
   }
   return null;
 }
+
+/** A widget as the original product answered it: its flow also as the one-element `flow_ids`. */
+export const flatWidgetSchema = widgetSchema.extend({ flow_ids: z.array(idSchema) });
+export type FlatWidget = z.infer<typeof flatWidgetSchema>;
+
+export const withFlowIds = (widget: Widget): FlatWidget => ({ ...widget, flow_ids: [widget.flow_id] });
+
+/** The original product's clients send "" for the background they leave alone: the theme's. */
+const flatBackground = z
+  .union([z.literal(''), widgetBackgroundSchema], { error: 'must be "", "default", "none" or a CSS color' })
+  .transform((background) => (background === '' ? 'default' : background));
+
+/**
+ * What `POST /widgets` accepts: a widget as the original product's Go library and Node client send
+ * it, its board in the body, its flow as `flow_id`, `flow_tag` or a one-element `flow_ids`, and
+ * the empty `id` of a widget not saved yet. Out comes the board and what `POST
+ * /boards/:id/widgets` takes.
+ */
+export const flatWidgetCreateSchema = z
+  .strictObject({
+    id: z.literal('', { error: 'must be empty or absent: the service gives the id' }).optional(),
+    board_id: idSchema,
+    flow_id: idSchema.optional(),
+    flow_ids: z.array(idSchema).length(1, 'must hold exactly one flow').optional(),
+    flow_tag: tagSchema.optional(),
+    variant: variantSchema.optional(),
+    ...placement,
+    in_board_index: placement.in_board_index.optional(),
+    background: flatBackground.default('default'),
+    code: customCodeSchema.nullable().optional(),
+  })
+  .superRefine((w, ctx) => {
+    const [listed] = w.flow_ids ?? [];
+    if (w.flow_id !== undefined && listed !== undefined && listed !== w.flow_id) {
+      ctx.addIssue({ code: 'custom', path: ['flow_ids'], message: 'must be [flow_id] when both are given' });
+    }
+    if (((w.flow_id ?? listed) === undefined) === (w.flow_tag === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['flow_id'],
+        message: 'give exactly one of flow_id (or flow_ids) and flow_tag',
+      });
+    }
+  })
+  .transform(({ id: _id, board_id, flow_ids, ...widget }) => ({
+    board_id,
+    widget: { ...widget, flow_id: widget.flow_id ?? flow_ids?.[0] } satisfies WidgetCreate,
+  }));
+
+/** What `PATCH /widgets/:id` accepts: our update, the widget's own `id`, and "" as the background. */
+export const flatWidgetUpdateSchema = z
+  .strictObject({
+    id: idSchema,
+    ...placement,
+    background: flatBackground,
+    code: customCodeSchema.nullable(),
+  })
+  .partial();
