@@ -23,8 +23,11 @@ export function installBodyParsing(app: FastifyInstance): void {
     json(request, body, done);
   };
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    parse(request, body as string, done),
+  // JSON Patch (RFC 6902) is JSON: the original's Go library sends its batches of operations so.
+  app.addContentTypeParser(
+    ['application/json', 'application/json-patch+json'],
+    { parseAs: 'string' },
+    (request, body, done) => parse(request, body as string, done),
   );
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     const type = request.headers['content-type'];

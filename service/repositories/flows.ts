@@ -1,6 +1,7 @@
+import { applyPatch, JsonPatchError, type Operation } from 'fast-json-patch';
 import type { Flow } from '../../src/shared/flow';
-import type { FieldIssue } from '../../src/shared/issues';
-import type { MetricsData } from '../../src/shared/metrics';
+import { toFieldIssues, type FieldIssue } from '../../src/shared/issues';
+import { metricsDataSchema, type MetricsData } from '../../src/shared/metrics';
 import type { Variant } from '../../src/shared/variants';
 import { transact, type Queryable } from '../db/database';
 import { flag, fromJson, fromJsonOrNull, lockRows, toJson } from '../db/dialect';
@@ -78,7 +79,12 @@ export type FlowPatch = Partial<
 export type MetricsWrite =
   | { kind: 'replace'; data: MetricsData }
   /** Top-level keys of `set` overwrite, keys in `remove` go. */
-  | { kind: 'merge'; set: MetricsData; remove: string[] };
+  | { kind: 'merge'; set: MetricsData; remove: string[] }
+  /**
+   * RFC 6902 operations applied in turn to the stored data (the original's JSON Patch batches);
+   * `at` is where they are in the request, for the path of a refusal.
+   */
+  | { kind: 'patch'; operations: Operation[]; at: string };
 
 /** Checks the data a write would leave against the flow's variant; issues refuse the write. */
 export type MetricsCheck = (variant: Variant, data: MetricsData) => FieldIssue[] | null;
@@ -88,9 +94,41 @@ export type MetricsWriteResult =
   | { status: 'missing' }
   | { status: 'invalid'; variant: Variant; details: FieldIssue[] };
 
-/** The data a write leaves: a merge replaces each top-level key it sets whole (no deep merge). */
+/** JSON Patch operations that cannot be applied to the data: the one that failed, and why. */
+class PatchRefused extends Error {
+  constructor(readonly issues: FieldIssue[]) {
+    super(issues[0]?.message ?? 'refused');
+  }
+}
+
+/** `operations` applied to a copy of `current`; PatchRefused when one cannot be (a failed `test`, a missing path). */
+function patched(
+  current: MetricsData,
+  { operations, at }: Extract<MetricsWrite, { kind: 'patch' }>,
+): MetricsData {
+  try {
+    const result: unknown = applyPatch(current, operations, true, false).newDocument;
+    // What the operations leave is held to what any write may store (an object, the storage limits).
+    const shape = metricsDataSchema.safeParse(result);
+    if (shape.success) return shape.data;
+    throw new PatchRefused(
+      toFieldIssues(shape.error).map(({ path, message }) => ({ path: path ? `${at}.${path}` : at, message })),
+    );
+  } catch (error) {
+    if (error instanceof PatchRefused) throw error;
+    const index = error instanceof JsonPatchError ? error.index : undefined;
+    const message = error instanceof Error ? (error.message.split('\n')[0] ?? 'refused') : 'refused';
+    throw new PatchRefused([{ path: index === undefined ? at : `${at}.${index}`, message }]);
+  }
+}
+
+/**
+ * The data a write leaves: a merge replaces each top-level key it sets whole (no deep merge); a
+ * patch applies its operations (PatchRefused when one cannot be).
+ */
 function written(current: MetricsData, write: MetricsWrite): MetricsData {
   if (write.kind === 'replace') return write.data;
+  if (write.kind === 'patch') return patched(current, write);
   const removed = new Set(write.remove);
   const kept = Object.entries(current).filter(([key]) => !removed.has(key));
   return { ...Object.fromEntries(kept), ...write.set };
@@ -251,11 +289,17 @@ export class FlowRepository {
           .selectFrom('flows')
           .select(['id', 'tag', 'variant'])
           // A replacement needs not read what it replaces.
-          .$if(write.kind === 'merge', (query) => query.select('data'))
+          .$if(write.kind !== 'replace', (query) => query.select('data'))
           .where('tag', '=', tag),
       ).executeTakeFirst();
       if (!row) return { status: 'missing' };
-      const data = written(row.data === undefined ? {} : fromJson<MetricsData>(row.data), write);
+      let data: MetricsData;
+      try {
+        data = written(row.data === undefined ? {} : fromJson<MetricsData>(row.data), write);
+      } catch (error) {
+        if (!(error instanceof PatchRefused)) throw error;
+        return { status: 'invalid', variant: row.variant, details: error.issues };
+      }
       const details = check(row.variant, data);
       if (details) return { status: 'invalid', variant: row.variant, details };
       await kysely

@@ -1,3 +1,4 @@
+import type { Operation } from 'fast-json-patch';
 import { z } from 'zod';
 import { tagSchema } from '../../src/shared/common';
 import { toFieldIssues, type FieldIssue } from '../../src/shared/issues';
@@ -73,6 +74,31 @@ function mergeOf(patch: MetricsData): MetricsWrite {
 export const writeOf = (kind: 'replace' | 'merge', data: MetricsData): MetricsWrite =>
   kind === 'replace' ? { kind, data } : mergeOf(data);
 
+/** An RFC 6902 operation, as the original's Go library sends them (`application/json-patch+json`). */
+const operationSchema = z.union([
+  z.strictObject({ op: z.enum(['add', 'replace', 'test']), path: z.string(), value: z.unknown() }),
+  z.strictObject({ op: z.literal('remove'), path: z.string() }),
+  z.strictObject({ op: z.enum(['move', 'copy']), from: z.string(), path: z.string() }),
+]);
+const operationsSchema = z.array(operationSchema).max(1000);
+
+/**
+ * One entry of a batch as the write it asks for: its data, or, in a merge, a list of JSON Patch
+ * operations (an entry's data is an object, so a list can only be that).
+ */
+function changeOf(kind: 'replace' | 'merge', value: unknown, prefix: string) {
+  if (kind === 'merge' && Array.isArray(value)) {
+    const operations = operationsSchema.safeParse(value);
+    return operations.success
+      ? { change: { kind: 'patch', operations: operations.data as Operation[], at: prefix } as const }
+      : { issues: prefixed(toFieldIssues(operations.error), prefix) };
+  }
+  const shape = metricsDataSchema.safeParse(value);
+  return shape.success
+    ? { change: writeOf(kind, shape.data) }
+    : { issues: prefixed(toFieldIssues(shape.error), prefix) };
+}
+
 export interface BatchOptions {
   /** Where the entries are in the body: `body.data`, `body` (a bare map); a detail's path starts there. */
   at: (tag: string) => string;
@@ -99,10 +125,10 @@ export async function writeBatch(
     if (!named.success) return { tag, issues: prefixed(toFieldIssues(named.error), prefix) };
     // A flow a device-bound token does not show is, for it, one that does not exist.
     if (!visible.flowTag(tag) || !among(tag)) return { tag, hidden: true };
-    const shape = metricsDataSchema.safeParse(value);
-    return shape.success
-      ? { tag, write: { tag, change: writeOf(kind, shape.data), check: metricsCheck(ctx.config, prefix) } }
-      : { tag, issues: prefixed(toFieldIssues(shape.error), prefix) };
+    const { change, issues } = changeOf(kind, value, prefix);
+    return change
+      ? { tag, write: { tag, change, check: metricsCheck(ctx.config, prefix) } }
+      : { tag, issues };
   });
   const written = await writeManyMetrics(
     ctx,

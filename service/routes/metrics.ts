@@ -141,6 +141,26 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           return legacy ? batchOfOne(request.params.tag) : data;
         },
       );
+
+      // The Ruby gem's delete_flow_data: the flow stays, its data is gone (`{}`, "no data").
+      app.delete(
+        url,
+        {
+          config: { permission: 'metrics:write' },
+          schema: {
+            tags,
+            deprecated: legacy,
+            summary: "Clears the flow's metrics (they become `{}`, no data); the flow stays",
+            params: tagParams,
+            response: { 204: z.null() },
+          },
+        },
+        async (request, reply) => {
+          const tag = await flowTagOf(request, request.params.tag);
+          await writeOne(tag, writeOf('replace', {}));
+          return reply.status(204).send(null);
+        },
+      );
     }
 
     app.post(
