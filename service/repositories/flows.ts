@@ -1,4 +1,5 @@
-import { applyPatch, JsonPatchError, type Operation } from 'fast-json-patch';
+// Its default export: Node's own loader of a CommonJS package sees no named exports in this one.
+import jsonPatch, { type Operation } from 'fast-json-patch';
 import type { Flow } from '../../src/shared/flow';
 import { toFieldIssues, type FieldIssue } from '../../src/shared/issues';
 import { metricsDataSchema, type MetricsData } from '../../src/shared/metrics';
@@ -107,7 +108,7 @@ function patched(
   { operations, at }: Extract<MetricsWrite, { kind: 'patch' }>,
 ): MetricsData {
   try {
-    const result: unknown = applyPatch(current, operations, true, false).newDocument;
+    const result: unknown = jsonPatch.applyPatch(current, operations, true, false).newDocument;
     // What the operations leave is held to what any write may store (an object, the storage limits).
     const shape = metricsDataSchema.safeParse(result);
     if (shape.success) return shape.data;
@@ -116,7 +117,7 @@ function patched(
     );
   } catch (error) {
     if (error instanceof PatchRefused) throw error;
-    const index = error instanceof JsonPatchError ? error.index : undefined;
+    const index = error instanceof jsonPatch.JsonPatchError ? error.index : undefined;
     const message = error instanceof Error ? (error.message.split('\n')[0] ?? 'refused') : 'refused';
     throw new PatchRefused([{ path: index === undefined ? at : `${at}.${index}`, message }]);
   }
