@@ -28,12 +28,28 @@ const row = (name: string, pick: (figures: VictimFigures) => number[]) => {
     const list = pick(figures);
     return [String(list.length), formatMs(quantile(list, 0.5)), formatMs(quantile(list, 0.99))];
   };
-  return [name, ...cells(quiet.victim), ...cells(attacked.victim)];
+  const ratio = quantile(pick(attacked.victim), 0.99) / quantile(pick(quiet.victim), 0.99);
+  // A quiet p99 of 0 (a script never late) has no ratio.
+  return [
+    name,
+    ...cells(quiet.victim),
+    ...cells(attacked.victim),
+    Number.isFinite(ratio) ? `${ratio.toFixed(1)} x` : '-',
+  ];
 };
 say(`the victim over ${seconds} s, quiet neighbour beside attacking neighbour\n`);
 say(
   table([
-    ['victim', 'quiet n', 'quiet p50', 'quiet p99', 'attacked n', 'attacked p50', 'attacked p99'],
+    [
+      'victim',
+      'quiet n',
+      'quiet p50',
+      'quiet p99',
+      'attacked n',
+      'attacked p50',
+      'attacked p99',
+      'p99 ratio',
+    ],
     row('metric write to screen', (figures) => figures.screenMs),
     row('operator sign-in', (figures) => figures.signInMs),
     row('new screen paired', (figures) => figures.pairingMs),

@@ -10,10 +10,15 @@ export const noQuery = z.strictObject({});
 /**
  * The original product's clients send a resource's own `id` back in the body of its update. The
  * path's own id is dropped; another one is refused, since the id is not something an update changes.
+ * `also` are other names of the same resource the body may use (a flow's path may be its tag).
  */
-export function withoutPathId<T extends { id?: string | undefined }>(body: T, pathId: string): Omit<T, 'id'> {
+export function withoutPathId<T extends { id?: string | undefined }>(
+  body: T,
+  pathId: string,
+  ...also: string[]
+): Omit<T, 'id'> {
   const { id, ...rest } = body;
-  if (id !== undefined && id !== pathId) {
+  if (id !== undefined && id !== pathId && !also.includes(id)) {
     throw invalid(`the body's id "${id}" is not the path's "${pathId}"`, [
       { path: 'body.id', message: `must be "${pathId}", the path's id, or absent` },
     ]);

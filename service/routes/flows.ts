@@ -5,8 +5,9 @@ import { textSchema } from '../../src/shared/limits';
 import { flowCreateSchema, flowSchema, flowUpdateSchema, type Flow } from '../../src/shared/flow';
 import { createFlow, deleteFlow, updateFlow } from '../actions/flows';
 import type { ServiceContext } from '../context';
-import { invalid, notFound } from '../domain/errors';
+import { notFound } from '../domain/errors';
 import { visibilityOf } from '../http/device-scope';
+import { withoutPathId } from '../http/strict-requests';
 import { FlowRepository } from '../repositories/flows';
 
 /**
@@ -87,13 +88,8 @@ export function flowRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { id, ...changes } = request.body;
         const flow = await found(request, request.params.id);
-        if (id !== undefined && id !== flow.id && id !== request.params.id) {
-          throw invalid('the body names another flow', [
-            { path: 'body.id', message: `must be the id of the flow patched, "${flow.id}"` },
-          ]);
-        }
+        const changes = withoutPathId(request.body, flow.id, request.params.id);
         const updated = await updateFlow(ctx, flow.id, changes);
         if (!updated) throw notFound(`flow ${request.params.id}`);
         return updated;

@@ -98,49 +98,34 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       );
 
-      app.put(
-        url,
-        {
+      for (const [method, kind, summary] of [
+        ['PUT', 'replace', "Replaces the flow's metrics, checked against its variant"],
+        [
+          'PATCH',
+          'merge',
+          'Merges top-level keys into the metrics (null removes a key); the result is checked',
+        ],
+      ] as const) {
+        app.route({
+          method,
+          url,
           config: { permission: 'metrics:write' },
           schema: {
             tags,
             deprecated: legacy,
-            summary: legacy
-              ? "Replaces the flow's metrics, checked against its variant; answers as a batch of one (the Ruby gem reads `updated`)"
-              : "Replaces the flow's metrics, checked against its variant",
+            // The Ruby gem reads `updated` from the legacy path's answer.
+            summary: legacy ? `${summary}; answers as a batch of one` : summary,
             params: tagParams,
             body: metricsDataSchema,
             response: { 200: legacy ? batchAnswer : metricsDataSchema },
           },
-        },
-        async (request) => {
-          const tag = await flowTagOf(request, request.params.tag);
-          const data = await writeOne(tag, writeOf('replace', request.body));
-          return legacy ? batchOfOne(request.params.tag) : data;
-        },
-      );
-
-      app.patch(
-        url,
-        {
-          config: { permission: 'metrics:write' },
-          schema: {
-            tags,
-            deprecated: legacy,
-            summary: legacy
-              ? 'Merges top-level keys into the metrics (null removes a key); the result is checked; answers as a batch of one'
-              : 'Merges top-level keys into the metrics (null removes a key); the result is checked',
-            params: tagParams,
-            body: metricsDataSchema,
-            response: { 200: legacy ? batchAnswer : metricsDataSchema },
+          handler: async (request) => {
+            const tag = await flowTagOf(request, request.params.tag);
+            const data = await writeOne(tag, writeOf(kind, request.body));
+            return legacy ? batchOfOne(request.params.tag) : data;
           },
-        },
-        async (request) => {
-          const tag = await flowTagOf(request, request.params.tag);
-          const data = await writeOne(tag, writeOf('merge', request.body));
-          return legacy ? batchOfOne(request.params.tag) : data;
-        },
-      );
+        });
+      }
 
       // The Ruby gem's delete_flow_data: the flow stays, its data is gone (`{}`, "no data").
       app.delete(
