@@ -75,12 +75,17 @@ describe('POST /boards as Board.Save sends it', () => {
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json()).toMatchObject({ name: 'Saved by Go', widget_color: '#222', widget_margins: 4 });
     expect(response.json()).not.toHaveProperty('widget_background');
+    // GetBoard (which boarddump exports) reads it back under the original's name.
+    const read = await service.call('GET', `/boards/${response.json<{ id: string }>().id}`);
+    expect(read.json()).toMatchObject({ widget_color: '#222', widget_background: '#222' });
   });
 
   it('takes "" as the theme’s widget colour, and refuses widgets in the body naming the field', async () => {
     const plain = await service.call('POST', '/boards', { name: 'Plain', widget_background: '' });
     expect(plain.statusCode, plain.body).toBe(201);
     expect(plain.json()).toMatchObject({ widget_color: null });
+    const read = await service.call('GET', `/boards/${plain.json<{ id: string }>().id}`);
+    expect(read.json()).toMatchObject({ widget_background: '' });
     const withWidgets = { name: 'Full', widgets: [{ column: 0, row: 0, width: 2, height: 2 }] };
     refusedNaming(await service.call('POST', '/boards', withWidgets), 'body.widgets');
     refusedNaming(
@@ -192,7 +197,8 @@ describe('the flat widget routes', () => {
       [{ ...place, flow_id: flowId, width: 2.5 }, 'body.width'],
       [{ ...place, flow_id: flowId, id: 'wid_mine' }, 'body.id'],
       [{ ...place, flow_id: flowId, flow_ids: ['fl_other'] }, 'body.flow_ids'],
-      [{ ...place }, 'body.flow_id'],
+      // Without a flow a variant is needed to make one (service/flowless-widgets.test.ts).
+      [{ ...place }, 'body.variant'],
       [{ ...place, flow_id: flowId, variant: 'gauge' }, 'body.variant'],
       [{ ...place, flow_id: flowId, column: 31 }, 'body.width'],
       [{ ...place, flow_id: 'fl_none' }, 'body.flow_id'],

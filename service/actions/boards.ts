@@ -11,6 +11,7 @@ import { refuseHttpMedia } from '../domain/http-media';
 import { rooms } from '../realtime/rooms';
 import { BoardRepository } from '../repositories/boards';
 import { FlowRepository } from '../repositories/flows';
+import { freeTag, slugOf } from '../repositories/tags';
 import { WidgetRepository } from '../repositories/widgets';
 import { checkMediaExist } from './media';
 import { checkCode } from './widgets';
@@ -100,10 +101,12 @@ function describeWidget(index: number, tag: string): string {
   return `widget ${index} (flow "${tag}")`;
 }
 
+type ImportedWidget = BoardImport['widgets'][number];
+
 /** A flow an import names that does not exist yet, made with the widget's data. */
 async function importFlow(
   flows: FlowRepository,
-  widget: BoardImport['widgets'][number],
+  widget: ImportedWidget & { flow: NonNullable<ImportedWidget['flow']> },
   index: number,
   channelId: string,
   now: Date,
@@ -149,8 +152,17 @@ export async function importBoard(ctx: ServiceContext, input: BoardImport): Prom
     const board = await boards.create({ ...settings, channel_ids: channelIds }, now);
     // Two widgets may show the same flow: the second finds the one the first made.
     const flows = new Map<string, Flow>();
+    // The tags the import names, which the new flow of a widget without one must not take.
+    const named = new Set(imported.flatMap((widget) => (widget.flow ? [widget.flow.tag] : [])));
+    const channelId = channelIds[0] ?? defaultChannelId();
     for (const [index, widget] of imported.entries()) {
-      const { tag } = widget.flow;
+      // The original's widget without a flow (a clock, a box) gets a new one, as POST /widgets gives it.
+      const given = widget.flow ?? {
+        tag: await freeTag(tx, 'flows', slugOf(`${board.name}-${widget.variant}`, widget.variant), named),
+        data: {},
+        errored: false,
+      };
+      const { tag } = given;
       const existing = flows.get(tag) ?? (await flowRepository.getByTag(tag));
       if (existing && existing.variant !== widget.variant) {
         throw conflict(
@@ -164,8 +176,7 @@ export async function importBoard(ctx: ServiceContext, input: BoardImport): Prom
         );
       }
       const flow =
-        existing ??
-        (await importFlow(flowRepository, widget, index, channelIds[0] ?? defaultChannelId(), now));
+        existing ?? (await importFlow(flowRepository, { ...widget, flow: given }, index, channelId, now));
       flows.set(tag, flow);
       checkCode(widget.variant, widget.code, `body.widgets.${index}`);
       await widgets.create({

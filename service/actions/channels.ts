@@ -3,7 +3,8 @@ import { defaultChannelId } from '../accounts/accounts';
 import type { ServiceContext } from '../context';
 import { conflict, DomainError } from '../domain/errors';
 import { rooms } from '../realtime/rooms';
-import { ChannelRepository, slugOf, unknownParent } from '../repositories/channels';
+import { ChannelRepository, unknownParent } from '../repositories/channels';
+import { slugOf } from '../repositories/tags';
 
 /** Two creations may pick the same free tag at once; the loser picks again. */
 const TAG_ATTEMPTS = 5;
@@ -13,7 +14,7 @@ export async function createChannel(ctx: ServiceContext, body: ChannelCreate): P
   const { name, parent_channel_id, tag } = body;
   const channels = new ChannelRepository(ctx.db);
   if (!(await channels.exists(parent_channel_id))) throw unknownParent(parent_channel_id);
-  const slug = slugOf(name);
+  const slug = slugOf(name, 'channel');
   for (let attempt = 1; ; attempt++) {
     const chosen = tag ?? (await channels.freeTag(slug));
     try {

@@ -1,5 +1,5 @@
 import type { Board } from '../../src/shared/board';
-import type { Flow } from '../../src/shared/flow';
+import { isFlowReady, type Flow } from '../../src/shared/flow';
 import type { Variant } from '../../src/shared/variants';
 import type { CustomCode } from '../../src/shared/web-content';
 import {
@@ -9,13 +9,15 @@ import {
   type WidgetCreate,
   type WidgetUpdate,
 } from '../../src/shared/widget';
+import { defaultChannelId } from '../accounts/accounts';
 import type { ServiceContext } from '../context';
 import type { Queryable } from '../db/database';
-import { invalid, notFound } from '../domain/errors';
+import { DomainError, invalid, notFound } from '../domain/errors';
 import type { Emit } from '../realtime/publisher';
 import { rooms } from '../realtime/rooms';
 import { BoardRepository } from '../repositories/boards';
 import { FlowRepository } from '../repositories/flows';
+import { freeTag, slugOf } from '../repositories/tags';
 import { WidgetRepository } from '../repositories/widgets';
 
 /** Every widget action is on a board that must exist. */
@@ -98,23 +100,78 @@ export async function createWidget(
   checkVariant(flow, body.variant);
   checkCode(flow.variant, body.code);
   checkFits(body, board);
-  return ctx.events.transaction(async (tx, emit) => {
-    const repository = new WidgetRepository(tx);
-    const created = await repository.create({
-      variant: flow.variant,
-      board_id: board.id,
-      flow_id: flow.id,
-      column: body.column,
-      row: body.row,
-      width: body.width,
-      height: body.height,
-      in_board_index: body.in_board_index ?? (await repository.nextIndex(board.id)),
-      background: body.background,
-      code: body.code ?? null,
-    });
-    await boardChanged(ctx, tx, emit, board.id);
-    return created;
+  return ctx.events.transaction((tx, emit) => placeWidget(ctx, tx, emit, board, flow, body));
+}
+
+/** Writes the widget showing the flow, on top unless told, and tells the board's devices. */
+async function placeWidget(
+  ctx: ServiceContext,
+  tx: Queryable,
+  emit: Emit,
+  board: Board,
+  flow: Pick<Flow, 'id' | 'variant'>,
+  body: WidgetCreate,
+): Promise<Widget> {
+  const repository = new WidgetRepository(tx);
+  const created = await repository.create({
+    variant: flow.variant,
+    board_id: board.id,
+    flow_id: flow.id,
+    column: body.column,
+    row: body.row,
+    width: body.width,
+    height: body.height,
+    in_board_index: body.in_board_index ?? (await repository.nextIndex(board.id)),
+    background: body.background,
+    code: body.code ?? null,
   });
+  await boardChanged(ctx, tx, emit, board.id);
+  return created;
+}
+
+/** Two creations may pick the same free tag at once (PostgreSQL); the loser picks again. */
+const TAG_ATTEMPTS = 5;
+
+/**
+ * Places a widget with a new flow of `variant` (no data, the default channel) tagged
+ * `<board name>-<variant>`, `-2`, `-3`… when taken: the original product's widgets could have no
+ * flow (a clock, a box) and here every widget shows one. The flow and the widget are written in
+ * one transaction, so a refusal leaves no flow behind.
+ */
+export async function createWidgetWithNewFlow(
+  ctx: ServiceContext,
+  boardId: string,
+  variant: Variant,
+  body: WidgetCreate,
+): Promise<Widget> {
+  const board = await boardOf(ctx, boardId);
+  checkCode(variant, body.code);
+  checkFits(body, board);
+  const slug = slugOf(`${board.name}-${variant}`, variant);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { flow, widget } = await ctx.events.transaction(async (tx, emit) => {
+        const source = { source: null, parameters: null };
+        const flow = await new FlowRepository(tx).create({
+          ...source,
+          tag: await freeTag(tx, 'flows', slug),
+          variant,
+          type: 'default',
+          channel_id: defaultChannelId(),
+          enabled: isFlowReady(source),
+          created_at: ctx.clock.now(),
+        });
+        return { flow, widget: await placeWidget(ctx, tx, emit, board, flow, body) };
+      });
+      // No device shows the flow but through this widget; the consoles list it (realtime/notices.ts).
+      ctx.notices.changed('flows', flow.id);
+      return widget;
+    } catch (error) {
+      // A new flow's only conflict is its tag, taken by another request since it was chosen.
+      const taken = error instanceof DomainError && error.kind === 'conflict';
+      if (!taken || attempt >= TAG_ATTEMPTS) throw error;
+    }
+  }
 }
 
 /** Moves, resizes, restacks a widget or changes its code; null when the board has no such widget. */

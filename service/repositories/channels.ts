@@ -8,6 +8,7 @@ import { fromJson, jsonArrayHasAny, jsonField, lockRows, toJson } from '../db/di
 import { conflict, invalid } from '../domain/errors';
 import { newId } from '../ids';
 import { refusing } from './refusals';
+import { freeTag } from './tags';
 import { setsNothing } from './rows';
 
 const COLUMNS = ['id', 'type', 'name', 'tag', 'parent_channel_id'] as const;
@@ -20,22 +21,6 @@ function fromRow(row: Channel): Channel {
     tag: row.tag,
     parent_channel_id: row.parent_channel_id,
   };
-}
-
-/** Room for a "-N" suffix within the 100 characters of a tag. */
-const SLUG_MAX = 90;
-
-/** A tag made of a name: "Sales EU (night)" becomes "sales-eu-night". */
-export function slugOf(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9_.-]+/g, '-')
-    .replace(/^[^a-z0-9]+/, '')
-    .slice(0, SLUG_MAX)
-    .replace(/[-_.]+$/, '');
-  return slug || 'channel';
 }
 
 const channelTagTaken = (tag: string) => conflict(`a channel with tag "${tag}" already exists`);
@@ -89,24 +74,8 @@ export class ChannelRepository {
   }
 
   /** The first free tag among `slug`, `slug-2`, `slug-3`… */
-  async freeTag(slug: string): Promise<string> {
-    const prefix = `${slug}-`;
-    const rows = await this.db.kysely
-      .selectFrom('channels')
-      .select('tag')
-      .where((eb) =>
-        eb.or([
-          eb('tag', '=', slug),
-          // substr rather than like: a slug may hold `_`, which like reads as a wildcard.
-          eb(eb.fn('substr', ['tag', sql.lit(1), sql.lit(prefix.length)]), '=', prefix),
-        ]),
-      )
-      .execute();
-    const taken = new Set(rows.map((row) => row.tag));
-    if (!taken.has(slug)) return slug;
-    let n = 2;
-    while (taken.has(`${slug}-${n}`)) n += 1;
-    return `${slug}-${n}`;
+  freeTag(slug: string): Promise<string> {
+    return freeTag(this.db, 'channels', slug);
   }
 
   /** A virtual channel; a conflict when the tag is taken, invalid when the parent is gone. */

@@ -23,8 +23,14 @@ const boardParams = z.object({ id: idSchema });
 /** The answer to an import: the new board's export, with the id it was given. */
 const importedBoardSchema = z.intersection(z.object({ id: idSchema }), boardExportSchema);
 
-/** One board with its widgets, which the original product's `GetBoard` reads (and `boarddump` exports). */
-const boardWithWidgetsSchema = boardSchema.extend({ widgets: z.array(flatWidgetSchema) });
+/**
+ * One board with its widgets, which the original product's `GetBoard` reads (and `boarddump`
+ * exports), and `widget_background`, its name for `widget_color` ("" for the theme's).
+ */
+const boardWithWidgetsSchema = boardSchema.extend({
+  widgets: z.array(flatWidgetSchema),
+  widget_background: z.string(),
+});
 
 export function boardRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const boards = new BoardRepository(ctx.db);
@@ -67,7 +73,11 @@ export function boardRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         const visible = await visibilityOf(ctx.db, request);
         const board = visible.board(request.params.id) ? await boards.get(request.params.id) : null;
         if (!board) throw notFound(`board ${request.params.id}`);
-        return { ...board, widgets: (await widgets.listByBoard(board.id)).map(withFlowIds) };
+        return {
+          ...board,
+          widgets: (await widgets.listByBoard(board.id)).map(withFlowIds),
+          widget_background: board.widget_color ?? '',
+        };
       },
     );
 
@@ -116,7 +126,7 @@ export function boardRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['boards'],
           summary:
-            'Creates a board and its widgets from an export (ours or the original product’s), making the flows that do not exist',
+            'Creates a board and its widgets from an export (ours or the original product’s), making the flows that do not exist, and a new flow for a widget without one',
           body: boardImportSchema,
           response: { 201: importedBoardSchema },
         },

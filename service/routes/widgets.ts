@@ -10,7 +10,7 @@ import {
   widgetUpdateSchema,
   withFlowIds,
 } from '../../src/shared/widget';
-import { createWidget, deleteWidget, updateWidget } from '../actions/widgets';
+import { createWidget, createWidgetWithNewFlow, deleteWidget, updateWidget } from '../actions/widgets';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
 import { visibilityOf } from '../http/device-scope';
@@ -158,14 +158,17 @@ export function widgetRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['widgets'],
           summary:
-            'Places a widget on the board named by board_id, as POST /boards/:id/widgets does (the original’s route)',
+            'Places a widget on the board named by board_id, as POST /boards/:id/widgets does; without a flow, on a new flow of its variant (the original’s route)',
           body: flatWidgetCreateSchema,
           response: { 201: flatWidgetSchema },
         },
       },
       async (request, reply) => {
-        const { board_id: boardId, widget } = request.body;
-        return reply.status(201).send(withFlowIds(await createWidget(ctx, boardId, widget)));
+        const { board_id: boardId, widget, new_flow: variant } = request.body;
+        const created = variant
+          ? await createWidgetWithNewFlow(ctx, boardId, variant, widget)
+          : await createWidget(ctx, boardId, widget);
+        return reply.status(201).send(withFlowIds(created));
       },
     );
 

@@ -37,11 +37,11 @@ describe('board import', () => {
         { variant: 'box', tag: 'box_1', column: 0, row: 6, width: 32, height: 8 },
       ],
     });
-    expect(board.widgets.map((w) => [w.flow.tag, w.in_board_index, w.background])).toEqual([
+    expect(board.widgets.map((w) => [w.flow?.tag, w.in_board_index, w.background])).toEqual([
       ['image_1', 0, 'none'],
       ['box_1', 1, 'default'],
     ]);
-    expect(board.widgets[0]?.flow.data).toEqual({});
+    expect(board.widgets[0]?.flow?.data).toEqual({});
   });
 
   it('ignores unknown fields but refuses bad known ones, naming the widget', () => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { colorSchema, tagSchema } from './common';
 import { boardCreateSchema } from './board';
 import { variantSchema } from './variants';
-import { placementProblem, stackIndexSchema, widgetBackgroundSchema } from './widget';
+import { flatBackground, placementProblem, stackIndexSchema, widgetBackgroundSchema } from './widget';
 import { metricsDataSchema } from './metrics';
 import { customCodeSchema } from './web-content';
 
@@ -27,28 +27,43 @@ const exportedWidget = z.object({
   code: customCodeSchema.nullable().optional(),
 });
 
-/** The original product's older templates named the flow by a bare `tag` on the widget. */
-const legacyWidget = exportedWidget.omit({ flow: true, code: true }).extend({ tag: tagSchema });
+/**
+ * What an import takes of an exported widget: the original's `""` background (its exports carry
+ * it as its clients sent it) as the theme's, and no `in_board_index`.
+ */
+const importable = exportedWidget
+  .extend({ background: flatBackground.default('default') })
+  .partial({ in_board_index: true });
 
-const importedWidget = z
-  .union([exportedWidget.partial({ in_board_index: true }), legacyWidget.partial({ in_board_index: true })])
-  .transform((widget) => {
-    const { in_board_index, ...rest } = widget;
-    const flow = 'flow' in rest ? rest.flow : { tag: rest.tag, data: {}, errored: false };
-    const { variant, column, row, width, height, background } = rest;
-    const code = 'code' in rest ? (rest.code ?? null) : null;
-    return {
-      flow,
-      variant,
-      column,
-      row,
-      width,
-      height,
-      background,
-      code,
-      in_board_index: in_board_index ?? -1,
-    };
-  });
+/** The original product's older templates named the flow by a bare `tag` on the widget. */
+const legacyWidget = importable.omit({ flow: true, code: true }).extend({ tag: tagSchema });
+
+/**
+ * The original product's widgets could have no flow (a clock, a box): its exports say `"flow":
+ * null`. The import makes each a new flow of its variant. A bare `tag` is never read as no flow.
+ */
+const flowlessWidget = importable.extend({ flow: z.null().optional(), tag: z.undefined().optional() });
+
+const importedWidget = z.union([importable, legacyWidget, flowlessWidget]).transform((widget) => {
+  const { in_board_index, ...rest } = widget;
+  const flow =
+    'tag' in rest && rest.tag !== undefined
+      ? { tag: rest.tag, data: {}, errored: false }
+      : (rest.flow ?? null);
+  const { variant, column, row, width, height, background } = rest;
+  const code = 'code' in rest ? (rest.code ?? null) : null;
+  return {
+    flow,
+    variant,
+    column,
+    row,
+    width,
+    height,
+    background,
+    code,
+    in_board_index: in_board_index ?? -1,
+  };
+});
 
 function checkPlacements(
   board: {

@@ -55,7 +55,9 @@ const LIBRARY_URL_MESSAGE = 'must name a library medium as "/media/<id>/content"
  * A remote file over http(s), or a library medium by its relative URL. Anything else that is not
  * a path is answered as before, with the web URL's own message.
  */
-export const mediaUrlSchema = z.string().superRefine((value, ctx) => {
+export const mediaUrlSchema = z.string().superRefine(checkMediaUrl);
+
+function checkMediaUrl(value: string, ctx: z.RefinementCtx) {
   if (libraryMediaId(value) !== null) return;
   if (value.startsWith('/')) {
     ctx.addIssue({ code: 'custom', message: LIBRARY_URL_MESSAGE, continue: false });
@@ -65,6 +67,22 @@ export const mediaUrlSchema = z.string().superRefine((value, ctx) => {
   for (const issue of web.error?.issues ?? []) {
     ctx.addIssue({ code: 'custom', message: issue.message, continue: false });
   }
+}
+
+/** An image carried inline, as the original product's exported boards carry a logo. */
+const DATA_IMAGE = /^data:image\/(png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * An image widget's picture: a media URL as above, or an inline `data:image/...;base64,` URL
+ * (drawn as it is: nothing to download). An SVG inside an <img> runs no script.
+ */
+export const imageUrlSchema = z.string().superRefine((value, ctx) => {
+  if (!value.startsWith('data:')) return checkMediaUrl(value, ctx);
+  if (!DATA_IMAGE.test(value))
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be a base64 data URL of a PNG, JPEG, GIF, WebP or SVG image',
+    });
 });
 
 /** Where a medium is used: a playlist's image or video item, or a board's background. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { colorSchema, iconNameSchema, timestampSchema, webUrlSchema } from './common';
 import { storableJson, UNIX_SECONDS_MAX } from './limits';
-import { mediaUrlSchema } from './media';
+import { imageUrlSchema, mediaUrlSchema } from './media';
+import { fromOriginalShapes } from './original-shapes';
 import type { Variant } from './variants';
 import { weatherConditionSchema } from './web-content';
 
@@ -58,6 +59,8 @@ const path = z
   .min(2, 'must hold at least 2 points')
   .max(1000, 'must hold at most 1000 points');
 const shapeLook = { label: label.optional(), color: colorSchema.optional() };
+/** A map's shapes: a city's bus stops run to thousands (the original's own example has 1573). */
+const shapes = <T extends z.ZodType>(item: T) => z.array(item).max(10000, 'must hold at most 10000 items');
 
 const value = metrics({
   value: z.union([z.number(), z.string().max(255)]),
@@ -65,7 +68,11 @@ const value = metrics({
   color: colorSchema.optional(),
   label_color: colorSchema.optional(),
   delta: z.number().optional(),
-  delta_type: z.enum(['normal', 'inverse']).optional(),
+  /**
+   * Which way is good (`inverse`: down, for costs and errors), or, as the original product had
+   * it, how the delta is shown: `percent` or `absolute` (in the value's unit); up is good.
+   */
+  delta_type: z.enum(['normal', 'inverse', 'percent', 'absolute']).optional(),
   sparkline: numbers.optional(),
   ...numberFormat,
 });
@@ -153,7 +160,7 @@ const schemas = {
     ),
   }),
   text: metrics({ text: z.string().max(10000), alignment: z.enum(['left', 'center', 'right']).optional() }),
-  image: metrics({ url: mediaUrlSchema, mode: z.enum(['fit', 'fill', 'stretch', 'center']).optional() }),
+  image: metrics({ url: imageUrlSchema, mode: z.enum(['fit', 'fill', 'stretch', 'center']).optional() }),
   video: metrics({
     mp4: mediaUrlSchema.optional(),
     webm: mediaUrlSchema.optional(),
@@ -217,7 +224,11 @@ const schemas = {
       list(
         z.looseObject({
           label: label.optional(),
-          fill: z.number().min(0).max(1).optional(),
+          fill: z
+            .number()
+            .min(0, 'must be 0 to 1 (or a percentage up to 100)')
+            .max(1, 'must be 0 to 1 (or a percentage up to 100)')
+            .optional(),
           fill_color: colorSchema.optional(),
           bg_color: colorSchema.optional(),
           color: colorSchema.optional(),
@@ -300,13 +311,13 @@ const schemas = {
       lon: longitude,
       zoom: z.number().min(0).max(22).optional(),
     }),
-    markers: list(z.looseObject({ lat: latitude, lon: longitude, ...shapeLook })).optional(),
+    markers: shapes(z.looseObject({ lat: latitude, lon: longitude, ...shapeLook })).optional(),
     /** `radius` in metres. */
-    circles: list(
+    circles: shapes(
       z.looseObject({ lat: latitude, lon: longitude, radius: z.number().positive(), ...shapeLook }),
     ).optional(),
-    polygons: list(z.looseObject({ points: path, ...shapeLook })).optional(),
-    polylines: list(z.looseObject({ points: path, ...shapeLook })).optional(),
+    polygons: shapes(z.looseObject({ points: path, ...shapeLook })).optional(),
+    polylines: shapes(z.looseObject({ points: path, ...shapeLook })).optional(),
   }),
   /** A frame with a title only. */
   box: metrics({}),
@@ -320,15 +331,28 @@ export type VariantMetrics = { [V in Variant]: z.infer<(typeof schemas)[V]> };
 
 type MetricsResult<V extends Variant> = z.ZodSafeParseResult<VariantMetrics[V] | Record<string, never>>;
 
+/** Each variant's lists that must be there (a Go client sends them empty as `null`). */
+const requiredLists = Object.fromEntries(
+  Object.entries(schemas).map(([variant, schema]) => [
+    variant,
+    Object.entries(schema.shape as z.ZodRawShape)
+      .filter(([, field]) => field instanceof z.ZodArray)
+      .map(([key]) => key),
+  ]),
+) as Record<Variant, string[]>;
+
 /**
  * Checks `data` against its variant; `{}` is always fine (no data yet). The storage rules come
  * first, for every variant: the fields a variant does not know are kept, so they are stored too.
+ * The original product's clients' forms are read as ours first (original-shapes.ts): what
+ * succeeds is the data in our shape.
  */
 export function parseMetrics<V extends Variant>(variant: V, data: unknown): MetricsResult<V> {
   if (isEmptyObject(data)) return { success: true, data: {} };
   const storable = metricsDataSchema.safeParse(data);
   if (!storable.success) return { success: false, error: storable.error as z.ZodError<VariantMetrics[V]> };
-  return (schemas[variant] as unknown as z.ZodType<VariantMetrics[V]>).safeParse(data);
+  const ours = fromOriginalShapes(variant, storable.data, requiredLists[variant]);
+  return (schemas[variant] as unknown as z.ZodType<VariantMetrics[V]>).safeParse(ours);
 }
 
 function isEmptyObject(data: unknown): data is Record<string, never> {

@@ -79,7 +79,24 @@ describe('notification creation', () => {
 
   it('takes an icon name of the icon library, or an empty icon', () => {
     expect(notificationCreateSchema.parse({ sound_url: 'default', icon: '' }).icon).toBe('');
-    expect(issuesOf({ sound_url: 'default', icon: '<script>' })[0]?.path).toBe('icon');
+    expect(issuesOf({ sound_url: 'default', icon: '<script>' })[0]).toEqual({
+      path: 'icon',
+      message: 'must be an icon name such as "bug" or "fa-bug"',
+    });
+  });
+
+  it("reads null as unset, as the original product's Ruby clients send nil", () => {
+    const parsed = notificationCreateSchema.parse({
+      title: 'Deploy',
+      message: 'v2',
+      icon: null,
+      duration: null,
+      sound_url: null,
+    });
+    expect(parsed).toMatchObject({ title: 'Deploy', message: 'v2', duration: 10 });
+    expect(parsed.icon).toBeUndefined();
+    expect(parsed.sound_url).toBeUndefined();
+    expect(issuesOf({ title: null, message: 'v2' })[0]?.path).toBe('title');
   });
 
   it('names unknown fields', () => {

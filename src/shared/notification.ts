@@ -28,17 +28,23 @@ export const soundUrlSchema = textSchema.refine(
   },
 );
 
+/** Optional; `null`, which the original product's clients send for what they leave unset, is unset too. */
+const unset = <T extends z.ZodType>(schema: T) =>
+  schema.nullish().transform((value): z.output<T> | undefined => value ?? undefined);
+
 /**
  * The body of both notification POSTs. Presence rule: title and message together, or a
  * sound_url, or all three; a title without its message (or the reverse) is refused.
  */
 export const notificationCreateSchema = z
   .strictObject({
-    title: notificationText.optional(),
-    message: notificationText.optional(),
-    icon: z.union([z.literal(''), iconNameSchema]).optional(),
-    duration: notificationDurationSchema.default(NOTIFICATION_DEFAULT_DURATION),
-    sound_url: soundUrlSchema.optional(),
+    title: unset(notificationText),
+    message: unset(notificationText),
+    icon: unset(z.union([z.literal(''), iconNameSchema])),
+    duration: notificationDurationSchema
+      .nullish()
+      .transform((duration) => duration ?? NOTIFICATION_DEFAULT_DURATION),
+    sound_url: unset(soundUrlSchema),
   })
   .superRefine((n, ctx) => {
     if (n.title !== undefined && n.message === undefined) {

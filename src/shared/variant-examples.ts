@@ -145,7 +145,7 @@ export const VARIANT_EXAMPLES: Readonly<Record<Variant, VariantExample>> = {
   },
   image: {
     description:
-      'A picture from the web or the media library, fitted, filled, stretched or centred in the widget.',
+      'A picture from the web, the media library or inline (a base64 `data:image` URL), fitted, filled, stretched or centred in the widget.',
     example: { url: 'https://media.example.com/logo.png', mode: 'fit' },
   },
   log: {

@@ -59,7 +59,7 @@ describe('the fields of a variant', () => {
     expect(field('value', 'link')?.type).toBe('URL');
     expect(field('value', 'icon')?.type).toBe('icon name');
     expect(field('value', 'color')?.type).toBe('color');
-    expect(field('value', 'delta_type')?.type).toBe('"normal" | "inverse"');
+    expect(field('value', 'delta_type')?.type).toBe('"normal" | "inverse" | "percent" | "absolute"');
     expect(field('value', 'sparkline')).toMatchObject({
       type: 'number[]',
       constraints: 'at most 10000 items',

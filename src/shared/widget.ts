@@ -103,7 +103,7 @@ export type FlatWidget = z.infer<typeof flatWidgetSchema>;
 export const withFlowIds = (widget: Widget): FlatWidget => ({ ...widget, flow_ids: [widget.flow_id] });
 
 /** The original product's clients send "" for the background they leave alone: the theme's. */
-const flatBackground = z
+export const flatBackground = z
   .union([z.literal(''), widgetBackgroundSchema], { error: 'must be "", "default", "none" or a CSS color' })
   .transform((background) => (background === '' ? 'default' : background));
 
@@ -111,7 +111,8 @@ const flatBackground = z
  * What `POST /widgets` accepts: a widget as the original product's Go library and Node client send
  * it, its board in the body, its flow as `flow_id`, `flow_tag` or a one-element `flow_ids`, and
  * the empty `id` of a widget not saved yet. Out comes the board and what `POST
- * /boards/:id/widgets` takes.
+ * /boards/:id/widgets` takes. The original's widgets could have no flow (a clock, a box): without
+ * one the widget gets a new flow of its variant, named in `new_flow` (null when a flow is named).
  */
 export const flatWidgetCreateSchema = z
   .strictObject({
@@ -131,18 +132,32 @@ export const flatWidgetCreateSchema = z
     if (w.flow_id !== undefined && listed !== undefined && listed !== w.flow_id) {
       ctx.addIssue({ code: 'custom', path: ['flow_ids'], message: 'must be [flow_id] when both are given' });
     }
-    if (((w.flow_id ?? listed) === undefined) === (w.flow_tag === undefined)) {
+    const byId = (w.flow_id ?? listed) !== undefined;
+    if (byId && w.flow_tag !== undefined) {
       ctx.addIssue({
         code: 'custom',
         path: ['flow_id'],
         message: 'give exactly one of flow_id (or flow_ids) and flow_tag',
       });
     }
+    // Without a flow the variant says which flow to make.
+    if (!byId && w.flow_tag === undefined && w.variant === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['variant'],
+        message: 'give the variant of the new flow to make, or the flow as flow_id, flow_ids or flow_tag',
+      });
+    }
   })
-  .transform(({ id: _id, board_id, flow_ids, ...widget }) => ({
-    board_id,
-    widget: { ...widget, flow_id: widget.flow_id ?? flow_ids?.[0] } satisfies WidgetCreate,
-  }));
+  .transform(({ id: _id, board_id, flow_ids, ...widget }) => {
+    const flow_id = widget.flow_id ?? flow_ids?.[0];
+    const flowless = flow_id === undefined && widget.flow_tag === undefined;
+    return {
+      board_id,
+      widget: { ...widget, flow_id } satisfies WidgetCreate,
+      new_flow: flowless ? (widget.variant ?? null) : null,
+    };
+  });
 
 /** What `PATCH /widgets/:id` accepts: our update, the widget's own `id`, and "" as the background. */
 export const flatWidgetUpdateSchema = z

@@ -53,7 +53,7 @@ function formatDuration(seconds: number): string {
 }
 
 /**
- * Formats a value: `percent` (42 → "42%"), `currency`/`dollars`/`euros`/`pounds`, `bytes`,
+ * Formats a value: `percent` (42 → "42%"), `currency`/`dollars`/`euros`/`pounds` (or singular), `bytes`,
  * `duration`/`seconds`, or plain; `abbreviate` gives "1.2K", "3.4M"; `rounding` is the number
  * of decimals (default: up to 2). Strings pass through untouched.
  */
@@ -70,10 +70,13 @@ export function formatValue(value: number | string | null | undefined, format: N
       return `${number(null)}%`;
     case 'currency':
     case 'dollars':
+    case 'dollar':
       return number('USD');
     case 'euros':
+    case 'euro':
       return number('EUR');
     case 'pounds':
+    case 'pound':
       return number('GBP');
     case 'bytes':
       return formatBytes(value, digits);

@@ -42,7 +42,7 @@ describe('grid widget', () => {
   });
 
   it('shows the invalid face for data that does not fit', async () => {
-    const screen = await render(framed('grid', { data: [[{ label: 'x', fill: 2 }]] }));
+    const screen = await render(framed('grid', { data: [[{ label: 'x', fill: 101 }]] }));
     await expect.element(screen.getByText('Data does not fit this widget')).toBeVisible();
   });
 

@@ -52,6 +52,13 @@ describe('image widget', () => {
     expect(screen.container.innerHTML).not.toContain('images.example.com');
   });
 
+  it("draws an inline data: image as it is, as the original product's exports carry a logo", async () => {
+    const screen = await render(framed('image', { url: LOCAL }));
+    const image = screen.container.querySelector('img')!;
+    expect(image.getAttribute('src')).toBe(LOCAL);
+    await expect.poll(() => image.complete && image.naturalWidth).toBe(1);
+  });
+
   it('shows the invalid face for data that does not fit', async () => {
     const screen = await render(framed('image', { url: 'file:///etc/passwd' }));
     await expect.element(screen.getByText('Data does not fit this widget')).toBeVisible();

@@ -34,7 +34,8 @@ export function MediaPlaceholder({
 
 /** The cached copy of an image, fitted to the box by `mode`. */
 export function ImageWidget({ data, width, height, theme, media }: WidgetProps<'image'>) {
-  const source = media(data.url);
+  // An inline image (a data: URL) needs no download.
+  const source = data.url.startsWith('data:') ? data.url : media(data.url);
   const [failed, setFailed] = useState<string | null>(null);
   const placeholderSize = Math.max(12, Math.round(Math.min(width, height) * 0.3));
 

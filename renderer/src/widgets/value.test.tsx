@@ -44,6 +44,24 @@ describe('value widget', () => {
     expect(text.container.querySelector('.num-value-number')!.textContent).toBe('All good');
   });
 
+  it("shows the original product's singular currencies and its percent and absolute deltas", async () => {
+    const percent = await render(
+      <ValueWidget
+        {...widgetProps<'value'>({ value: 19.99, value_type: 'dollar', delta: 1.2, delta_type: 'percent' })}
+      />,
+    );
+    expect(percent.container.querySelector('.num-value-number')!.textContent).toBe('$19.99');
+    const delta = percent.container.querySelector<HTMLElement>('.num-value-delta')!;
+    expect(delta.textContent).toBe('1.2%');
+    expect(delta.style.color).toBe('rgb(63, 185, 80)');
+    const absolute = await render(
+      <ValueWidget
+        {...widgetProps<'value'>({ value: 5, value_type: 'euro', delta: -2, delta_type: 'absolute' })}
+      />,
+    );
+    expect(absolute.container.querySelector('.num-value-delta')!.textContent).toMatch(/^€2(\.00)?$/);
+  });
+
   it('colours a falling delta bad, and swaps the colours for delta_type inverse', async () => {
     const down = await render(<ValueWidget {...widgetProps<'value'>({ value: 5, delta: -3 })} />);
     const delta = down.container.querySelector<HTMLElement>('.num-value-delta')!;

@@ -45,9 +45,14 @@ export function ValueWidget({ data, width, height, theme, fontSize }: WidgetProp
     () => formatValue(value, { value_type, abbreviate, rounding }),
     [value, value_type, abbreviate, rounding],
   );
+  // The original product's `delta_type: "percent"` shows the delta as a percentage of its own.
+  const deltaFormat = data.delta_type === 'percent' ? 'percent' : value_type;
   const deltaText = useMemo(
-    () => (delta === undefined ? '' : formatValue(Math.abs(delta), { value_type, abbreviate, rounding })),
-    [delta, value_type, abbreviate, rounding],
+    () =>
+      delta === undefined
+        ? ''
+        : formatValue(Math.abs(delta), { value_type: deltaFormat, abbreviate, rounding }),
+    [delta, deltaFormat, abbreviate, rounding],
   );
 
   const hasSpark = sparkline !== undefined && sparkline.length > 0;
