@@ -19,40 +19,156 @@ const ui = {
 // Every room of the product and what it may import from the others: an allow-list. Each room is
 // denied every other room it does not name, and a folder in no room fails lint until it is placed
 // here (see the end of this file). `imports` of a room are given as gitignore-style patterns of
-// import specifiers.
+// import specifiers. `packages` are the npm packages the room may import, type-only imports
+// included, after Signal Desktop, which classifies every package by the runtime it may run in: a
+// new dependency is a decision about a room, so a package on no list fails lint where it is first
+// imported. Node's built-ins are not listed: PLATFORM below decides where Node is allowed.
 const ROOMS = {
-  shared: { files: ['src/shared/**'], imports: ['**/src/shared/**', '**/shared/*'], may: [] },
+  shared: {
+    files: ['src/shared/**'],
+    imports: ['**/src/shared/**', '**/shared/*'],
+    may: [],
+    packages: ['zod'],
+  },
   // Plain Node helpers of every Node process: how it stops, how it logs.
-  node: { files: ['src/node/**'], imports: ['**/src/node/**', '**/node/*'], may: [] },
-  renderer: { files: ['renderer/src/**'], imports: ['**/renderer/**'], may: ['shared'] },
+  node: {
+    files: ['src/node/**'],
+    imports: ['**/src/node/**', '**/node/*'],
+    may: [],
+    packages: ['close-with-grace', 'pino'],
+  },
+  renderer: {
+    files: ['renderer/src/**'],
+    imports: ['**/renderer/**'],
+    may: ['shared'],
+    packages: [
+      '@fortawesome/fontawesome-common-types',
+      '@fortawesome/free-solid-svg-icons',
+      'd3-shape',
+      'leaflet',
+      'modern-screenshot',
+      'react',
+      'react-dom',
+      'uplot',
+      'uqr',
+      'zod',
+    ],
+  },
   // The operators' web UI; it draws boards and banners with the renderer's own components.
-  console: { files: ['console/src/**'], imports: ['**/console/**'], may: ['shared', 'renderer'] },
-  agent: { files: ['src/agent/**'], imports: ['**/src/agent/**', '**/agent/*'], may: ['shared', 'node'] },
-  preload: { files: ['src/preload/**'], imports: ['**/src/preload/**', '**/preload/*'], may: ['shared'] },
+  console: {
+    files: ['console/src/**'],
+    imports: ['**/console/**'],
+    may: ['shared', 'renderer'],
+    packages: [
+      '@codemirror/lang-css',
+      '@codemirror/lang-html',
+      '@codemirror/lang-javascript',
+      '@codemirror/lang-json',
+      '@codemirror/language',
+      '@codemirror/lint',
+      '@codemirror/state',
+      '@codemirror/view',
+      '@dnd-kit/core',
+      '@dnd-kit/sortable',
+      '@dnd-kit/utilities',
+      '@fortawesome/fontawesome-common-types',
+      '@fortawesome/free-solid-svg-icons',
+      '@lezer/highlight',
+      '@mantine/core',
+      '@mantine/dropzone',
+      '@mantine/form',
+      '@mantine/hooks',
+      '@mantine/modals',
+      '@mantine/notifications',
+      '@tanstack/react-query',
+      '@tanstack/react-virtual',
+      'codemirror',
+      'jsonc-parser',
+      'react',
+      'react-dom',
+      'react-grid-layout',
+      'react-router',
+      'socket.io-client',
+      'zod',
+    ],
+  },
+  agent: {
+    files: ['src/agent/**'],
+    imports: ['**/src/agent/**', '**/agent/*'],
+    may: ['shared', 'node'],
+    packages: ['bonjour-service', 'pino', 'socket.io-client', 'systeminformation', 'zod'],
+  },
+  preload: {
+    files: ['src/preload/**'],
+    imports: ['**/src/preload/**', '**/preload/*'],
+    may: ['shared'],
+    packages: ['electron', 'zod'],
+  },
   // The Electron shell.
   main: {
     files: ['src/main/**'],
     imports: ['**/src/main/**', '**/main/*'],
     may: ['agent', 'shared', 'node'],
+    packages: ['electron', 'electron-store', 'zod'],
   },
   webPlayer: {
     files: ['src/web-player/**'],
     imports: ['**/src/web-player/**', '**/web-player/*'],
     may: ['agent', 'shared', 'node'],
+    packages: ['ws'],
   },
   // `npm start`: plain Node, with the embedded service.
   launcher: {
     files: ['src/launcher/**'],
     imports: ['**/src/launcher/**', '**/launcher/*'],
     may: ['agent', 'shared', 'node', 'webPlayer', 'service'],
+    packages: ['systeminformation'],
   },
-  service: { files: ['service/**'], imports: ['**/service/**'], may: ['shared', 'node'] },
+  service: {
+    files: ['service/**'],
+    imports: ['**/service/**'],
+    may: ['shared', 'node'],
+    packages: [
+      '@electric-sql/pglite',
+      '@fastify/cookie',
+      '@fastify/multipart',
+      '@fastify/proxy-addr',
+      '@fastify/static',
+      '@fastify/swagger',
+      '@fastify/swagger-ui',
+      '@jitl/quickjs-singlefile-cjs-release-sync',
+      '@jitl/quickjs-wasmfile-release-sync',
+      '@socket.io/postgres-adapter',
+      'bonjour-service',
+      // The script host's build step (scripts/host/build.ts) runs esbuild, whose plugin supplies
+      // the guest prelude to the host as a virtual module.
+      'esbuild',
+      'virtual:wallboard-guest-prelude',
+      'fast-json-patch',
+      'fastify',
+      'fastify-type-provider-zod',
+      'file-type',
+      'ipaddr.js',
+      'kysely',
+      'lru-cache',
+      'pg',
+      'quickjs-emscripten-core',
+      'socket.io',
+      'undici',
+      'zod',
+    ],
+  },
   // The host of a custom widget's code, in its sandboxed frame: a plain browser script, alone.
-  customFrame: { files: ['renderer/public/**'], imports: [], may: [] },
+  customFrame: { files: ['renderer/public/**'], imports: [], may: [], packages: [] },
   // The guest prelude runs inside a script's QuickJS engine: the ECMAScript built-ins only.
-  guest: { files: ['service/scripts/host/guest/**'], imports: [], may: [] },
+  guest: { files: ['service/scripts/host/guest/**'], imports: [], may: [], packages: [] },
   // The build: it bundles the script host with the service's own build step.
-  tools: { files: ['tools/**'], imports: ['**/tools/**'], may: ['service', 'shared'] },
+  tools: {
+    files: ['tools/**'],
+    imports: ['**/tools/**'],
+    may: ['service', 'shared'],
+    packages: ['esbuild', 'prettier', 'tsx', 'vite'],
+  },
 };
 const PLATFORM = {
   shared: [node, electron, ui],
@@ -90,6 +206,27 @@ const testImports = {
 };
 const TEST_FILES = [...TEST_CODE, 'service/test-support.ts', 'service/fuzz-support.ts'];
 
+// The npm packages a platform rule already refuses; the package list stays silent on them, so a
+// stray `electron` or `react` gets one message, the one that says why.
+const PLATFORM_PACKAGES = new Map([
+  [electron, ['electron']],
+  [ui, ['react', 'react-dom']],
+]);
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// A bare specifier (not relative, not absolute) of a package, or a path inside it, that the room
+// does not list. Node's built-ins, with or without `node:`, are left to the platform rules.
+const unlistedPackages = (name) => {
+  const exempt = [
+    ...ROOMS[name].packages,
+    ...PLATFORM[name].flatMap((rule) => PLATFORM_PACKAGES.get(rule) ?? []),
+    ...builtinModules,
+  ];
+  return {
+    regex: `^(?![./]|node:|(?:${exempt.map(escape).join('|')})(?:/|$))`,
+    message: `${name} may import only the npm packages it lists: if it should depend on this one, add it to ROOMS.${name}.packages in eslint.config.js.`,
+  };
+};
+
 const denied = (name) =>
   Object.entries(ROOMS)
     .filter(([other]) => other !== name && !ROOMS[name].may.includes(other) && ROOMS[other].imports.length)
@@ -99,12 +236,21 @@ const denied = (name) =>
     }));
 
 const placeRoom = (name) => {
-  const patterns = [...PLATFORM[name], ...denied(name), testImports];
+  const packages = unlistedPackages(name);
+  const patterns = [...PLATFORM[name], ...denied(name), testImports, packages];
   return {
     files: ROOMS[name].files,
     ignores: TEST_FILES,
     rules: {
       'no-restricted-imports': ['error', { paths: patterns.includes(node) ? nodePaths : [], patterns }],
+      // no-restricted-imports reads only static imports; a package loaded on demand is one too.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `ImportExpression[source.value=/${packages.regex.replaceAll('/', '\\/')}/]`,
+          message: packages.message,
+        },
+      ],
     },
   };
 };
@@ -115,6 +261,7 @@ const PLACED = [
   ...TEST_FILES,
   'src/*.test.ts',
   '*.config.{js,ts}',
+  '.dependency-cruiser.cjs',
   'renderer/vite.config.ts',
   'console/vite.config.ts',
   'chromium.ts',

@@ -28,6 +28,7 @@ import { boundClose } from './http/connections';
 import { lingerOnUnreadBodies, type LingerBounds } from './http/linger';
 import { answerRouterError, installErrorHandling, PATH_PARAM_MAX } from './http/errors';
 import { MdnsAnnouncement, type MdnsOptions } from './jobs/mdns';
+import { serviceJobs, type ServiceJobs } from './jobs/service-jobs';
 import { attachRealtime, type Hub } from './realtime/hub';
 import { boardContentRoutes } from './routes/board-content';
 import { boardRoutes } from './routes/boards';
@@ -81,7 +82,7 @@ export interface AppOptions {
 const API_VERSION = '5.2.0';
 
 export type App = FastifyInstance & {
-  wallboard: ServiceContext;
+  wallboard: ServiceContext & { jobs: ServiceJobs };
   /** The socket.io server devices connect to. */
   realtime: Hub;
 };
@@ -151,7 +152,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: PATH_PARAM_MAX },
     frameworkErrors: answerRouterError,
   }).withTypeProvider<ZodTypeProvider>();
-  const ctx = createContext(options.db, config, withTimers(options.clock ?? systemClock), app.log);
+  const ctx = createContext(
+    options.db,
+    config,
+    withTimers(options.clock ?? systemClock),
+    app.log,
+    serviceJobs,
+  );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // JSON only, read as the original product's clients send it (http/body-parsing.ts).

@@ -59,8 +59,13 @@ describe('creating and reading boards', () => {
       channel_ids: ['ch_default'],
     });
     expect(board.id).toMatch(/^board_/);
-    // Read alone, a board also carries its widgets (the original product's GetBoard reads them).
-    expect((await service.call('GET', `/boards/${board.id}`)).json()).toEqual({ ...board, widgets: [] });
+    // Read alone, a board also carries its widgets and widget_background (the original product's
+    // GetBoard reads them).
+    expect((await service.call('GET', `/boards/${board.id}`)).json()).toEqual({
+      ...board,
+      widgets: [],
+      widget_background: '',
+    });
   });
 
   it('keeps the settings given and lists every board', async () => {
@@ -153,7 +158,11 @@ describe('updating boards', () => {
       widget_padding: 12,
       updated_at: updated.updated_at,
     });
-    expect((await service.call('GET', `/boards/${board.id}`)).json()).toEqual({ ...updated, widgets: [] });
+    expect((await service.call('GET', `/boards/${board.id}`)).json()).toEqual({
+      ...updated,
+      widgets: [],
+      widget_background: updated.widget_color ?? '',
+    });
     const events = await eventsOf('board.changed');
     expect(events).toContainEqual({
       type: 'board.changed',

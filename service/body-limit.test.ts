@@ -187,6 +187,7 @@ async function sendForever(head: string, chunk: Buffer, pauseMs: number) {
     sent += chunk.length;
     if (!socket.write(chunk))
       await Promise.race([new Promise((resolve) => socket.once('drain', resolve)), cut]);
+    // A slow sender by the wall clock, on purpose: the server's time bound is what is measured.
     if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
   socket.destroy();

@@ -66,7 +66,12 @@ describe('closing the app', () => {
       method: 'POST',
       headers: { authorization: `Bearer ${ADMIN_SECRET}` },
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Under way: its slot counts toward the account's script time (in tenths of a second).
+    await expect
+      .poll(async () => (await service.call('GET', '/scripts/usage')).json().script_time.used_seconds, {
+        timeout: 15_000,
+      })
+      .toBeGreaterThan(0);
     expect(await timeClose(service)).toBeLessThan(GRACE_MS);
     const answer = await run;
     expect(answer.status).toBe(503);
@@ -80,12 +85,13 @@ describe('closing the app', () => {
     const upload = connectTcp(Number(port), '127.0.0.1');
     upload.on('error', () => undefined);
     await once(upload, 'connect');
+    const parsed = once(service.app.server, 'request');
     upload.write(
       `POST /flows HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_SECRET}\r\n` +
         'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"type": ',
     );
     // Parsed, so the connection is busy and not simply dropped as idle.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await parsed;
     const closed = once(upload, 'close');
     const ms = await timeClose(service);
     expect(ms).toBeGreaterThanOrEqual(GRACE_MS - 10);

@@ -141,17 +141,18 @@ describe.skipIf(!TEST_POSTGRES_URL)(
       const busOf = (node: Node) => node.app.wallboard.node.bus;
       const pings = { a: [] as unknown[], b: [] as unknown[] };
       const pongs: unknown[] = [];
+      // Two topics of the bus's table (cluster/bus-messages.ts) about nothing that exists.
       const stops = [
-        busOf(a).subscribe('test.ping', (payload) => pings.a.push(payload)),
-        busOf(b).subscribe('test.ping', (payload) => pings.b.push(payload)),
+        busOf(a).subscribe('tokens.revoked', (payload) => pings.a.push(payload)),
+        busOf(b).subscribe('tokens.revoked', (payload) => pings.b.push(payload)),
         // B answers: NOTIFY keeps the order of commits, so A hears the answer after anything its
         // own publication could have brought back to it.
-        busOf(b).subscribe('test.ping', (payload) => busOf(b).publish('test.pong', payload)),
-        busOf(a).subscribe('test.pong', (payload) => pongs.push(payload)),
+        busOf(b).subscribe('tokens.revoked', (id) => busOf(b).publish('sessions.ended', { sessionId: id })),
+        busOf(a).subscribe('sessions.ended', (payload) => pongs.push(payload)),
       ];
-      busOf(a).publish('test.ping', { n: 1 });
-      await vi.waitFor(() => expect(pongs).toEqual([{ n: 1 }]));
-      expect(pings).toEqual({ a: [{ n: 1 }], b: [{ n: 1 }] });
+      busOf(a).publish('tokens.revoked', 'tok_ping');
+      await vi.waitFor(() => expect(pongs).toEqual([{ sessionId: 'tok_ping' }]));
+      expect(pings).toEqual({ a: ['tok_ping'], b: ['tok_ping'] });
       for (const stop of stops) stop();
     });
 

@@ -49,13 +49,28 @@ describe.skipIf(!TEST_POSTGRES_URL || !haproxyInstalled)(
         interval: '2s',
         enabled: true,
       });
-      await new Promise((resolve) => setTimeout(resolve, 7_000));
-      const runs = await api<unknown[]>(fleet.proxy.url, 'GET', `/scripts/${script.id}/runs`);
-      // At 0, 2, 4 and 6 s: four runs, not eight.
-      expect(runs.length).toBeGreaterThanOrEqual(3);
-      expect(runs.length).toBeLessThanOrEqual(5);
+      const runs = await vi.waitFor(
+        async () => {
+          const runs = await api<{ started_at: string }[]>(
+            fleet.proxy.url,
+            'GET',
+            `/scripts/${script.id}/runs`,
+          );
+          expect(runs.length).toBeGreaterThanOrEqual(4);
+          return runs;
+        },
+        { timeout: 20_000, interval: 250 },
+      );
+      // At 0, 2, 4 and 6 s by the runs' own start times, whatever the test's pace: four runs, not
+      // eight, so no two of them in one interval (half of it for a run that waited for its slot).
+      const starts = runs.map((run) => Date.parse(run.started_at)).sort((a, b) => a - b);
+      const gaps = starts.slice(1).map((at, index) => at - starts[index]!);
+      expect(
+        gaps.every((gap) => gap >= 1_000),
+        `between starts: ${gaps.join(', ')} ms`,
+      ).toBe(true);
       await api(fleet.proxy.url, 'DELETE', `/scripts/${script.id}`);
-    }, 20_000);
+    }, 30_000);
 
     it('turns a silent device offline once', async () => {
       await api(fleet.proxy.url, 'POST', '/devices', { tag: 'quiet' });

@@ -1,13 +1,14 @@
+import type { ScriptRun } from '../src/shared/script';
 import { NodeState } from './cluster/node-state';
 import type { Database } from './db/database';
 import { TokenAuthenticator } from './http/auth';
 import { DEFAULT_PAIRING_LIMITS, type PairingLimits } from './http/pairing-limits';
-import { serviceJobs, type ServiceJobs } from './jobs/service-jobs';
 import { NoticeBus } from './realtime/notices';
 import { EventPublisher } from './realtime/publisher';
 import { SessionEnds } from './realtime/session-ends';
 import { TokenRepository } from './repositories/tokens';
 import { PUBLIC_ONLY, type HttpAllowPolicy } from './scripts/destinations';
+import type { ScriptTimeUse } from './scripts/run-budget';
 
 export interface ServiceConfig {
   /** Largest request body, in bytes. */
@@ -120,6 +121,22 @@ export interface ServiceLog {
   error(details: { err: unknown }, message: string): void;
 }
 
+/**
+ * What actions and routes ask of the background jobs. The app builds the jobs on the context
+ * (jobs/service-jobs.ts) and hands them in, so that the context imports no job: the jobs import
+ * actions, and actions the context.
+ */
+export interface JobsPort {
+  /** A script was created, changed or deleted: its schedule follows, on every node. */
+  scriptChanged(id: string): Promise<void>;
+  /** Runs the script now; null when it does not exist. Throws RunnerStopped once stopping. */
+  runScript(id: string, trigger: ScriptRun['trigger']): Promise<ScriptRun | null>;
+  /** The account's script time this hour, as this node counted it. */
+  scriptUsage(account: string): ScriptTimeUse;
+  /** Whether this node runs what happens once across the service's nodes (cluster/leases.ts). */
+  isLeading(): boolean;
+}
+
 /** Everything a route needs, made once per app and handed down: no module-level state. */
 export interface ServiceContext {
   db: Database;
@@ -132,18 +149,20 @@ export interface ServiceContext {
   /** Sessions ended by sign-out or a user's change: their sockets are cut (realtime/session-ends.ts). */
   sessionEnds: SessionEnds;
   log: ServiceLog;
-  /** The background jobs (jobs/), started and stopped with the app. */
-  jobs: ServiceJobs;
+  /** The background jobs (jobs/), built, started and stopped by the app (app.ts). */
+  jobs: JobsPort;
   /** This node among the service's nodes: readiness, draining, the bus between nodes (cluster/). */
   node: NodeState;
 }
 
-export function createContext(
+/** The context, and the jobs `jobsOf` builds on it (the app's: jobs/service-jobs.ts). */
+export function createContext<Jobs extends JobsPort>(
   db: Database,
   config: ServiceConfig,
   clock: Clock,
   log: ServiceLog,
-): ServiceContext {
+  jobsOf: (ctx: ServiceContext) => Jobs,
+): ServiceContext & { jobs: Jobs } {
   const node = new NodeState();
   const auth = new TokenAuthenticator(new TokenRepository(db), () => clock.now());
   auth.revokeThrough(node.bus);
@@ -157,8 +176,8 @@ export function createContext(
     notices: new NoticeBus(),
     sessionEnds: new SessionEnds(node.bus),
     node,
-  } as ServiceContext;
+  } as ServiceContext & { jobs: Jobs };
   // The jobs act through the context that holds them.
-  ctx.jobs = serviceJobs(ctx);
+  ctx.jobs = jobsOf(ctx);
   return ctx;
 }

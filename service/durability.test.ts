@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spawnService, type ServiceProcess } from './service-process';
 import { TEST_POSTGRES_URL } from './test-support';
 
@@ -80,11 +80,16 @@ describe.skipIf(TEST_POSTGRES_URL)('the embedded store under kill -9', () => {
           expect(response.status).toBe(201);
         }
       }
+      // Somewhere in the middle of the load: writes under way, others answered, some committing;
+      // the kill comes after a random number of answered writes, whatever the machine's speed.
+      const killAfter = answered.flows.size + WRITERS + Math.floor(Math.random() * WRITERS * 25);
       const load = Promise.allSettled(
         Array.from({ length: WRITERS }, (_, index) => writer(url, round, index)),
       );
-      // Somewhere in the middle of the load: writes under way, others answered, some committing.
-      await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 350));
+      await vi.waitFor(() => expect(answered.flows.size).toBeGreaterThanOrEqual(killAfter), {
+        timeout: 60_000,
+        interval: 5,
+      });
       await service.stop('SIGKILL');
       service = null;
       // Every writer stops on its first failed request: the service is gone.

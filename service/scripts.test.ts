@@ -46,8 +46,6 @@ async function flow(id: string): Promise<Flow> {
 const lastEventId = () => lastLoggedId(service.db);
 const eventsAfter = (mark: number) => loggedAfter(service.db, mark);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('the script resource', () => {
   it('is created, listed, read, changed and deleted', async () => {
     const created = await createScript({ name: 'Hello', code: 'return 1', interval: '1h30m' });
@@ -288,12 +286,16 @@ describe('limits and isolation', () => {
       flow_id: target.id,
     });
     const quick = await createScript({ name: 'quick', code: 'return 1' });
+    const usedSeconds = async (): Promise<number> =>
+      (await service.call('GET', '/scripts/usage')).json().script_time.used_seconds;
+    const before = await usedSeconds();
     let loopDone = false;
     const stuck = runNow(looping.id).then((run) => {
       loopDone = true;
       return run;
     });
-    await sleep(100);
+    // The loop holds its slot: its time counts toward the account's (in tenths of a second).
+    await expect.poll(usedSeconds, { timeout: 15_000 }).toBeGreaterThan(before);
     const answers = await Promise.all(
       Array.from({ length: 20 }, () => service.call('GET', '/health', undefined, null)),
     );

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { io, type Socket } from 'socket.io-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientToServerEvents, ServerToClientEvents } from '../src/shared/events';
+import type { ScriptUsage } from '../src/shared/script';
 import { runServiceCommand, spawnService, type ServiceProcess } from './service-process';
 
 type Device = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -280,8 +281,15 @@ describe('stopping the service', () => {
     const run = api(service, 'POST', `/scripts/${id}/run`);
     const upload = await holdRequest(service);
     const uploadClosed = once(upload, 'close');
-    // Time for the run to get its sandbox and start looping.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The run holds its slot: its time counts toward the account's (in tenths of a second).
+    await expect
+      .poll(
+        async () =>
+          ((await (await api(service, 'GET', '/scripts/usage')).json()) as ScriptUsage).script_time
+            .used_seconds,
+        { timeout: 15_000 },
+      )
+      .toBeGreaterThan(0);
 
     const { code, ms } = await signalAndWait(service, 'SIGTERM');
     expect(code).toBe(0);
@@ -300,7 +308,7 @@ describe('stopping the service', () => {
     // Keeps the stop under way (for up to the close's grace, 3 s) when the second signal comes.
     await holdRequest(service);
     service.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect.poll(() => service.output(), { timeout: 5000 }).toContain('SIGTERM: stopping');
     const { code, ms } = await signalAndWait(service, 'SIGINT');
     expect(code).toBe(1);
     expect(ms).toBeLessThan(1000);

@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createUser } from './actions/users';
 import {
   SIGN_IN_ADDRESS_RATE,
@@ -45,13 +45,17 @@ async function settle(
   const timers = clock.pending;
   let response: LightMyRequestResponse | null = null;
   void pending.then((answer) => (response = answer));
-  // Real time for the password check (scrypt runs on the thread pool).
-  while (!response && clock.pending === timers) await new Promise((resolve) => setTimeout(resolve, 2));
+  // Real time for the password check (scrypt runs on the thread pool): answered, or waiting on the clock.
+  await vi.waitFor(() => expect(response !== null || clock.pending !== timers).toBe(true), {
+    timeout: 10_000,
+    interval: 1,
+  });
   let waited = 0;
   while (!response) {
     await clock.advance(step);
     waited += step;
-    await new Promise((resolve) => setTimeout(resolve, 1));
+    // Its timer has run: nothing on the clock holds the answer back any more.
+    if (clock.pending === timers) return { response: await pending, waited };
   }
   return { response, waited };
 }

@@ -17,6 +17,8 @@ describe.skipIf(process.platform !== 'linux')('one tenant attacking another', ()
       attack: true,
       seconds: 12,
       attackTimeoutSeconds: ATTACK_TIMEOUT_S,
+      // Reached after four uploads, however slowly a busy machine takes them.
+      attackerMediaMb: 1,
     });
 
     // The attack happened, and met its limits: quotas, pairing caps and sign-in limits refused it.

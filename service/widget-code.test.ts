@@ -115,6 +115,23 @@ describe('a widget’s code through the widget routes', () => {
       },
     });
   });
+
+  it('refuses code holding a NUL or a lone surrogate, naming the part, and stores nothing', async () => {
+    const board = await createBoard();
+    const flow = await insertFlow('custom');
+    for (const code of [{ html: '<p>\u0000</p>' }, { css: 'p{}\ud800' }]) {
+      const response = await service.call('POST', `/boards/${board}/widgets`, {
+        flow_id: flow.id,
+        ...place,
+        code,
+      });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json<{ error: { details: { path: string }[] } }>().error.details[0]?.path).toBe(
+        `body.code.${Object.keys(code)[0]}`,
+      );
+    }
+    expect((await load(board)).widgets).toEqual([]);
+  });
 });
 
 describe('a widget’s code through the editor’s save', () => {

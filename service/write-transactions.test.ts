@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RealtimeEvent } from '../src/shared/events';
 import { eventsAfter, FaultInjector, lastEventId, startTestService, type TestService } from './test-support';
 
@@ -35,7 +35,9 @@ beforeAll(async () => {
   }
   // The token's last use is written at most once a minute: let that write happen now.
   await service.call('GET', '/flows/cpu/metrics');
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await vi.waitFor(() => expect(statements).toContainEqual(expect.stringMatching(/^update "tokens"/)), {
+    timeout: 10_000,
+  });
 });
 afterAll(() => service.close());
 beforeEach(() => {

@@ -1,15 +1,19 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
+import { ESLint, type Linter } from 'eslint';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-async function lintErrors(path: string, code: string): Promise<string[]> {
+async function lintProblems(path: string, code: string): Promise<Linter.LintMessage[]> {
   const eslint = new ESLint({ cwd: ROOT });
   const [result] = await eslint.lintText(code, { filePath: join(ROOT, path) });
-  return (result?.messages ?? []).filter((m) => m.severity === 2).map((m) => m.ruleId ?? m.message);
+  return (result?.messages ?? []).filter((m) => m.severity === 2);
+}
+
+async function lintErrors(path: string, code: string): Promise<string[]> {
+  return (await lintProblems(path, code)).map((m) => m.ruleId ?? m.message);
 }
 
 /** Type-checks one in-memory file as if it stood at `path`, under the given tsconfig. */
@@ -137,6 +141,40 @@ describe('layering', () => {
       [],
     );
     expect(await lintErrors('src/shared/probe.ts', node)).toContain('no-restricted-imports');
+  });
+
+  it('lets each room import only the npm packages it lists, type-only imports too', async () => {
+    const pg = "import { Pool } from 'pg';\nexport const P = Pool;\n";
+    for (const code of [pg, "import type { Pool } from 'pg';\nexport type P = Pool;\n"]) {
+      const messages = (await lintProblems('renderer/src/probe.ts', code)).map((m) => m.message);
+      expect(messages).toEqual([
+        expect.stringMatching(/'pg'.*add it to ROOMS\.renderer\.packages in eslint\.config\.js/),
+      ]);
+    }
+    expect(await lintErrors('renderer/src/probe.ts', "export const load = () => import('pg');\n")).toEqual([
+      'no-restricted-syntax',
+    ]);
+    expect(await lintErrors('renderer/src/probe.ts', "export const load = () => import('uplot');\n")).toEqual(
+      [],
+    );
+    expect(await lintErrors('service/probe.ts', pg)).toEqual([]);
+    expect(await lintErrors('service/probe.ts', "export * from 'kysely/helpers/postgres';\n")).toEqual([]);
+    expect(await lintErrors('renderer/src/probe.ts', "export * from 'react-dom/client';\n")).toEqual([]);
+    expect(await lintErrors('console/src/probe.ts', "import '@mantine/core/styles.css';\n")).toEqual([]);
+    expect(await lintErrors('src/agent/probe.ts', "export * from 'ws';\n")).toContain(
+      'no-restricted-imports',
+    );
+    // Node's built-ins are the platform rules' to decide; a refused UI library says why, once.
+    expect(
+      await lintErrors(
+        'service/probe.ts',
+        "import { EventEmitter } from 'events';\nexport const E = EventEmitter;\n",
+      ),
+    ).toEqual([]);
+    const react = (await lintProblems('service/probe.ts', "export * from 'react';\n")).map((m) => m.message);
+    expect(react).toEqual([expect.stringContaining('UI libraries belong in the renderer.')]);
+    // Tests keep their freedom.
+    expect(await lintErrors('renderer/src/probe.test.ts', pg)).toEqual([]);
   });
 
   it('keeps tests, their helpers and their configuration out of product code', async () => {

@@ -58,6 +58,8 @@ describe('the freshness of a build', () => {
 
   it('is stale after a source saved while the build ran: the stamp is the build start', async () => {
     await stamped(at('stamp'), async () => {
+      // Modification times are what is compared: the build lasts, so the file saved during it is
+      // newer than its start and older than its end.
       await new Promise((resolve) => setTimeout(resolve, 50));
       await writeFile(at('src/deep/a.ts'), 'saved meanwhile');
       await writeFile(at('out.js'), 'built');

@@ -117,7 +117,7 @@ export async function createScript(ctx: ServiceContext, body: ScriptCreate): Pro
     throw byTag(error, flow);
   }
   ctx.notices.changed('scripts', script.id);
-  await ctx.jobs.scripts.changed(script.id);
+  await ctx.jobs.scriptChanged(script.id);
   return script;
 }
 
@@ -163,7 +163,7 @@ export async function updateScript(
     throw byTag(error, flow);
   }
   if (script) ctx.notices.changed('scripts', id);
-  await ctx.jobs.scripts.changed(id);
+  await ctx.jobs.scriptChanged(id);
   return script;
 }
 
@@ -177,7 +177,7 @@ export async function deleteScript(ctx: ServiceContext, id: string): Promise<boo
   });
   if (deleted) {
     ctx.notices.changed('scripts', id);
-    await ctx.jobs.scripts.changed(id);
+    await ctx.jobs.scriptChanged(id);
   }
   return deleted;
 }
@@ -188,5 +188,5 @@ export async function deleteScript(ctx: ServiceContext, id: string): Promise<boo
  */
 export async function runScript(ctx: ServiceContext, id: string): Promise<ScriptRun | null> {
   if (!(await new ScriptRepository(ctx.db).get(id))) return null;
-  return ctx.jobs.scripts.run(id, 'manual');
+  return ctx.jobs.runScript(id, 'manual');
 }

@@ -1,17 +1,23 @@
 import type { ServiceContext } from '../context';
 import type { Queryable } from '../db/database';
-import { rooms } from '../realtime/rooms';
-import type { Emit } from '../realtime/publisher';
 import {
-  FlowRepository,
+  PatchRefused,
+  written,
   type MetricsCheck,
   type MetricsWrite,
   type MetricsWriteResult,
-} from '../repositories/flows';
+} from '../domain/metric-writes';
+import { rooms } from '../realtime/rooms';
+import type { Emit } from '../realtime/publisher';
+import { FlowRepository } from '../repositories/flows';
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** One flow's write in the transaction `tx`, with its event when it was written. */
+/**
+ * One flow's write in the transaction `tx`, the hot path: the flow is read by tag under its
+ * row's lock, the data the write leaves is checked against its variant (`check`), and only data
+ * that fits is written, with its event; a refusal writes nothing.
+ */
 async function writeIn(
   tx: Queryable,
   emit: Emit,
@@ -20,13 +26,21 @@ async function writeIn(
   change: MetricsWrite,
   check: MetricsCheck,
 ): Promise<MetricsWriteResult> {
-  const result = await new FlowRepository(tx).writeData(tag, change, ctx.clock.now(), check);
-  if (result.status === 'updated') {
-    emit({ type: 'metrics.changed', flow_id: result.id, flow_tag: result.tag, data: result.data }, [
-      rooms.flow(result.id),
-    ]);
+  const flows = new FlowRepository(tx);
+  const flow = await flows.lockForData(tag, change.kind !== 'replace');
+  if (!flow) return { status: 'missing' };
+  let data;
+  try {
+    data = written(flow.data, change);
+  } catch (error) {
+    if (!(error instanceof PatchRefused)) throw error;
+    return { status: 'invalid', variant: flow.variant, details: error.issues };
   }
-  return result;
+  const details = check(flow.variant, data);
+  if (details) return { status: 'invalid', variant: flow.variant, details };
+  await flows.storeData(flow.id, data, ctx.clock.now());
+  emit({ type: 'metrics.changed', flow_id: flow.id, flow_tag: flow.tag, data }, [rooms.flow(flow.id)]);
+  return { status: 'updated', id: flow.id, tag: flow.tag, data };
 }
 
 /**

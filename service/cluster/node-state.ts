@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { describeIssues } from '../../src/shared/issues';
+import { BUS_MESSAGES, isBusTopic, type BusMessage, type BusTopic } from './bus-messages';
 
 /** Why a part of this node cannot take traffic now, or null when it can. */
 export type Probe = () => Promise<string | null> | string | null;
@@ -19,43 +21,56 @@ export interface WriteRefusal {
   triedAt: Date;
 }
 
-export type BusHandler = (payload: unknown) => void;
-
 /**
- * Messages between the service's nodes (a token revoked, a script changed): each is delivered
- * to every node, this one included. One node alone delivers them to itself; the realtime hub
- * carries them across nodes once it is attached (realtime/cluster.ts).
+ * Messages between the service's nodes (a token revoked, a script changed), each of a topic of
+ * BUS_MESSAGES: each is delivered to every node, this one included. One node alone delivers them
+ * to itself; the realtime hub carries them across nodes once it is attached (realtime/cluster.ts).
  */
 export interface ClusterBus {
-  publish(topic: string, payload: unknown): void;
-  subscribe(topic: string, handler: BusHandler): () => void;
+  publish<T extends BusTopic>(topic: T, payload: BusMessage<T>): void;
+  subscribe<T extends BusTopic>(topic: T, handler: (payload: BusMessage<T>) => void): () => void;
 }
+
+type Handler = (payload: unknown) => void;
 
 /** A bus of one node: what is published is heard here, at once. */
 export class LocalBus implements ClusterBus {
-  private readonly handlers = new Map<string, Set<BusHandler>>();
+  private readonly handlers = new Map<BusTopic, Set<Handler>>();
   /** Where a publication goes besides this node (set by the hub); null: nowhere. */
-  private remote: ((topic: string, payload: unknown) => void) | null = null;
+  private remote: ((topic: BusTopic, payload: unknown) => void) | null = null;
 
-  publish(topic: string, payload: unknown): void {
+  publish<T extends BusTopic>(topic: T, payload: BusMessage<T>): void {
     this.deliver(topic, payload);
     this.remote?.(topic, payload);
   }
 
-  subscribe(topic: string, handler: BusHandler): () => void {
+  subscribe<T extends BusTopic>(topic: T, handler: (payload: BusMessage<T>) => void): () => void {
     const handlers = this.handlers.get(topic) ?? new Set();
-    this.handlers.set(topic, handlers.add(handler));
-    return () => handlers.delete(handler);
+    this.handlers.set(topic, handlers.add(handler as Handler));
+    return () => handlers.delete(handler as Handler);
   }
 
-  /** A publication of another node (or this one's, to itself). */
-  deliver(topic: string, payload: unknown): void {
-    for (const handler of this.handlers.get(topic) ?? []) handler(payload);
+  /**
+   * A message of another node, as it came over the wire: parsed against its topic's schema, then
+   * delivered. Why it was refused (an unknown topic, a payload that does not fit), or null.
+   */
+  heard(topic: string, payload: unknown): string | null {
+    if (!isBusTopic(topic)) return `a message of the unknown topic "${topic}" between the nodes was dropped`;
+    const parsed = BUS_MESSAGES[topic].safeParse(payload);
+    if (!parsed.success) {
+      return `a "${topic}" message between the nodes was dropped: ${describeIssues(parsed.error)}`;
+    }
+    this.deliver(topic, parsed.data);
+    return null;
   }
 
   /** Publications go to the other nodes through `send` as well. */
-  carry(send: ((topic: string, payload: unknown) => void) | null): void {
+  carry(send: ((topic: BusTopic, payload: unknown) => void) | null): void {
     this.remote = send;
+  }
+
+  private deliver(topic: BusTopic, payload: unknown): void {
+    for (const handler of this.handlers.get(topic) ?? []) handler(payload);
   }
 }
 

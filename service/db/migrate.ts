@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Database, Queryable } from './database';
-import { columnTypes, MIGRATIONS, type Migration } from './migrations';
+import { columnTypes } from './column-types';
+import { MIGRATIONS, type Migration } from './migrations';
 
 /** Any number, the same in every service: the key of PostgreSQL's advisory lock on migrating. */
 const MIGRATION_LOCK = 5_206_117;

@@ -1,5 +1,6 @@
-import { sql, type ColumnDefinitionBuilder, type SqlBool } from 'kysely';
-import type { Queryable, StoreKind } from './database';
+import { sql, type SqlBool } from 'kysely';
+import { columnTypes } from './column-types';
+import type { Queryable } from './database';
 import { accounts } from './migrations/accounts';
 import { accountLogins } from './migrations/account-logins';
 import { cluster } from './migrations/cluster';
@@ -28,26 +29,6 @@ export interface Migration {
    * with the foreign keys off, and every row is checked against them before it commits.
    */
   foreignKeysOff?: true;
-}
-
-/** The column types that differ between the stores; everything else is named alike. */
-export function columnTypes(kind: StoreKind) {
-  const postgres = kind === 'postgres';
-  return {
-    /** jsonb, or JSON text (SQLite's JSON functions read text). */
-    json: postgres ? ('jsonb' as const) : ('text' as const),
-    /** timestamptz, or ISO 8601 text in UTC, which sorts and compares as time does. */
-    timestamp: postgres ? ('timestamptz' as const) : ('text' as const),
-    /** `not null default now()`, the current time in the column's form. */
-    stamped: (column: ColumnDefinitionBuilder) =>
-      column.notNull().defaultTo(postgres ? sql`now()` : sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
-    jsonDefault: (json: string) => (postgres ? sql`${sql.lit(json)}::jsonb` : sql.lit(json)),
-    textArray: postgres ? sql`text[]` : ('text' as const),
-    /** An ever-increasing integer key. */
-    serial: (column: ColumnDefinitionBuilder) =>
-      postgres ? column.primaryKey() : column.primaryKey().autoIncrement(),
-    serialType: postgres ? ('bigserial' as const) : ('integer' as const),
-  };
 }
 
 const oneOf = (column: string, values: readonly string[]) =>

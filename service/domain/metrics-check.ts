@@ -2,7 +2,7 @@ import { toFieldIssues, type FieldIssue } from '../../src/shared/issues';
 import { parseMetrics, type MetricsData } from '../../src/shared/metrics';
 import type { Variant } from '../../src/shared/variants';
 import type { ServiceConfig } from '../context';
-import type { MetricsCheck } from '../repositories/flows';
+import type { MetricsCheck } from '../domain/metric-writes';
 import { HTTP_MEDIA_REFUSED, isPlainHttpMedia } from './http-media';
 
 /** The fields of a variant's data that name media a screen downloads (docs/widgets.md). */

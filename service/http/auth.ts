@@ -1,3 +1,4 @@
+import type { BusTopic } from '../cluster/bus-messages';
 import type { ClusterBus } from '../cluster/node-state';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
@@ -126,7 +127,7 @@ export class AuthRateLimited extends RateLimited {
 }
 
 /** The bus topic of a deleted token's id. */
-const TOKEN_REVOKED = 'tokens.revoked';
+const TOKEN_REVOKED = 'tokens.revoked' satisfies BusTopic;
 
 /**
  * Checks secrets against the stored hashes. Known tokens are cached by hash in a bounded LRU with
@@ -206,7 +207,7 @@ export class TokenAuthenticator {
    */
   revokeThrough(bus: ClusterBus): void {
     this.announce = (id) => bus.publish(TOKEN_REVOKED, id);
-    bus.subscribe(TOKEN_REVOKED, (id) => this.forgetHere(id as string));
+    bus.subscribe(TOKEN_REVOKED, (id) => this.forgetHere(id));
   }
 
   /** The token `id` was deleted: refused from now on, on every node, and whoever listens is told at once. */

@@ -1,11 +1,9 @@
 import type { ScriptRun } from '../../src/shared/script';
 import type { ServiceContext } from '../context';
-import { ScriptRunner, type ScriptTimeUse } from '../scripts/runner';
+import type { ScriptTimeUse } from '../scripts/run-budget';
+import { ScriptRunner } from '../scripts/runner';
 import { ScriptScheduler } from '../scripts/scheduler';
 import type { Job } from './jobs';
-
-/** A script changed on some node: `from` names it, whose own scheduler followed already. */
-const SCRIPTS_CHANGED = 'scripts.changed';
 
 /**
  * The scripts' runner, on every node (the run route asks it for a manual run), and their
@@ -34,15 +32,15 @@ export class ScriptJob implements Job {
   }
 
   start(): void {
-    this.unsubscribe = this.ctx.node.bus.subscribe(SCRIPTS_CHANGED, (payload) => {
-      const { id, from } = payload as { id: string; from: string };
+    // `from` names the node of the change, whose own scheduler followed already.
+    this.unsubscribe = this.ctx.node.bus.subscribe('scripts.changed', ({ id, from }) => {
       if (from !== this.ctx.node.id) this.scheduler.changed(id).catch(() => undefined);
     });
   }
 
   /** The script was created, changed or deleted; resolves once this node's schedule follows. */
   changed(id: string): Promise<void> {
-    this.ctx.node.bus.publish(SCRIPTS_CHANGED, { id, from: this.ctx.node.id });
+    this.ctx.node.bus.publish('scripts.changed', { id, from: this.ctx.node.id });
     return this.scheduler.changed(id);
   }
 

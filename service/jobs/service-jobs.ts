@@ -1,5 +1,5 @@
 import { sweepPresence } from '../actions/devices';
-import type { ServiceContext } from '../context';
+import type { JobsPort, ServiceContext } from '../context';
 import { commandsPass, COMMANDS_PASS_INTERVAL_MS } from './commands';
 import { Jobs, every } from './jobs';
 import { Leadership } from '../cluster/leases';
@@ -14,8 +14,8 @@ export function sweepIntervalMs(offlineAfterSeconds: number): number {
   return Math.max(1, offlineAfterSeconds / 3) * 1000;
 }
 
-/** The jobs others talk to have a name here. */
-export type ServiceJobs = Jobs & { readonly scripts: ScriptJob; readonly leadership: Leadership };
+/** The jobs, started and stopped by the app, and the port actions and routes reach them by. */
+export type ServiceJobs = Jobs & JobsPort & { readonly scripts: ScriptJob; readonly leadership: Leadership };
 
 /**
  * Every background job of the service. What must happen once across the service's nodes runs on
@@ -39,5 +39,11 @@ export function serviceJobs(ctx: ServiceContext): ServiceJobs {
   const jobs = new Jobs();
   const leadership = jobs.add(new Leadership(ctx, once));
   jobs.add(scripts);
-  return Object.assign(jobs, { scripts, leadership });
+  const port: JobsPort = {
+    scriptChanged: (id) => scripts.changed(id),
+    runScript: (id, trigger) => scripts.run(id, trigger),
+    scriptUsage: (account) => scripts.usage(account),
+    isLeading: () => leadership.isLeading,
+  };
+  return Object.assign(jobs, port, { scripts, leadership });
 }

@@ -4,7 +4,7 @@ import { parseMetrics, type MetricsData } from '../../src/shared/metrics';
 import { WEATHER_REFRESH_MS } from '../../src/shared/web-content';
 import { writeManyMetrics } from '../actions/write-metrics';
 import type { ServiceContext } from '../context';
-import type { MetricsCheck, MetricsWriteResult } from '../repositories/flows';
+import type { MetricsCheck, MetricsWriteResult } from '../domain/metric-writes';
 import { fetchForecast, type Forecast, type ForecastPlace } from '../weather/open-meteo';
 import { placeKey, placeOf, weatherFlows, type WeatherFlow } from '../weather/weather-flows';
 import { every, type Job } from './jobs';

@@ -1,13 +1,19 @@
 import { createAdapter } from '@socket.io/postgres-adapter';
 import pg from 'pg';
+import type { Server } from 'socket.io';
 import type { ServiceContext } from '../context';
-import type { Hub } from './hub';
 
 /** What the nodes say to each other over socket.io (besides what the adapter carries itself). */
 export interface InterServerEvents {
   /** A message of the bus between nodes (cluster/node-state.ts). */
   bus: (topic: string, payload: unknown) => void;
 }
+
+/**
+ * The socket.io server of realtime/hub.ts, as far as connecting the nodes uses it: its adapter
+ * and the events between the nodes, whatever its devices' and consoles' events are.
+ */
+type NodesServer = Pick<Server<never, never, InterServerEvents>, 'adapter' | 'serverSideEmit' | 'on'>;
 
 /** Longer than this, the adapter's connection counts as down for GET /health. */
 const PROBE_MS = 2_000;
@@ -135,7 +141,7 @@ class AdapterPool extends pg.Pool {
  * of this runs on the embedded store, which has one node.
  */
 export function connectNodes(
-  io: Hub,
+  io: NodesServer,
   ctx: ServiceContext,
   url: string,
   onListening: () => void,
@@ -147,7 +153,10 @@ export function connectNodes(
     }),
   );
   ctx.node.bus.carry((topic, payload) => io.serverSideEmit('bus', topic, payload));
-  io.on('bus', (topic, payload) => ctx.node.bus.deliver(topic, payload));
+  io.on('bus', (topic, payload) => {
+    const refused = ctx.node.bus.heard(topic, payload);
+    if (refused) ctx.log.error({ err: null }, refused);
+  });
   ctx.node.addProbe('realtime', async () => {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<string>((resolve) => {

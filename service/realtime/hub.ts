@@ -26,7 +26,7 @@ import {
   type SocketSession,
 } from './operators';
 import { connectNodes, type InterServerEvents } from './cluster';
-import { OrderedDelivery, type Logged } from './delivery';
+import { OrderedDelivery } from './delivery';
 import { Gate, replay } from './replay';
 import { Subscriber } from './subscriber';
 import { roomsOfDevices } from './subscriptions';
@@ -63,9 +63,6 @@ const REPLAYS_AT_ONCE = 4;
 
 /** The room of a token's sockets (none of the rooms of what devices show). */
 const tokenRoom = (id: string) => `token:${id}`;
-
-/** The bus topic of an event committed on any node, with its rooms. */
-const EVENT_COMMITTED = 'realtime.event';
 
 const STRUCTURAL: ReadonlySet<RealtimeEvent['type']> = new Set([
   'device.changed',
@@ -282,8 +279,10 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
 
   // Every node's events, committed anywhere, reach this node through the bus, and go to its own
   // sockets in the order of their ids (realtime/delivery.ts).
-  ctx.events.addSink((event, roomList) => ctx.node.bus.publish(EVENT_COMMITTED, { event, rooms: roomList }));
-  const stopHearing = ctx.node.bus.subscribe(EVENT_COMMITTED, (logged) => delivery.heard(logged as Logged));
+  ctx.events.addSink((event, roomList) =>
+    ctx.node.bus.publish('realtime.event', { event, rooms: [...roomList] }),
+  );
+  const stopHearing = ctx.node.bus.subscribe('realtime.event', (logged) => delivery.heard(logged));
   app.addHook('onReady', async () => {
     // A node is ready (it listens, its /health says so) once its adapter hears the other nodes.
     await nodes?.listening();

@@ -1,9 +1,8 @@
+import type { BusMessage } from '../cluster/bus-messages';
 import type { ClusterBus } from '../cluster/node-state';
 
 /** A session signed out, or every session of a user (deleted, or its password changed). */
-export type SessionEnd = { sessionId: string } | { userId: string };
-
-const SESSION_ENDED = 'sessions.ended';
+export type SessionEnd = BusMessage<'sessions.ended'>;
 
 /**
  * Says when sessions end by an act of this service, so that the consoles' sockets signed in by
@@ -15,8 +14,8 @@ export class SessionEnds {
   private readonly listeners = new Set<(end: SessionEnd) => void>();
 
   constructor(private readonly bus: ClusterBus) {
-    bus.subscribe(SESSION_ENDED, (end) => {
-      for (const listener of this.listeners) listener(end as SessionEnd);
+    bus.subscribe('sessions.ended', (end) => {
+      for (const listener of this.listeners) listener(end);
     });
   }
 
@@ -26,6 +25,6 @@ export class SessionEnds {
   }
 
   ended(end: SessionEnd): void {
-    this.bus.publish(SESSION_ENDED, end);
+    this.bus.publish('sessions.ended', end);
   }
 }

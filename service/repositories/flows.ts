@@ -1,8 +1,5 @@
-// Its default export: Node's own loader of a CommonJS package sees no named exports in this one.
-import jsonPatch, { type Operation } from 'fast-json-patch';
 import type { Flow } from '../../src/shared/flow';
-import { toFieldIssues, type FieldIssue } from '../../src/shared/issues';
-import { metricsDataSchema, type MetricsData } from '../../src/shared/metrics';
+import type { MetricsData } from '../../src/shared/metrics';
 import type { Variant } from '../../src/shared/variants';
 import { transact, type Queryable } from '../db/database';
 import { flag, fromJson, fromJsonOrNull, lockRows, toJson } from '../db/dialect';
@@ -75,65 +72,6 @@ export type NewFlow = Omit<Flow, 'id' | 'embed_id' | 'errored' | 'created_at'> &
 export type FlowPatch = Partial<
   Pick<Flow, 'tag' | 'channel_id' | 'errored' | 'source' | 'parameters' | 'enabled'>
 >;
-
-/** How a metrics write changes the stored data. */
-export type MetricsWrite =
-  | { kind: 'replace'; data: MetricsData }
-  /** Top-level keys of `set` overwrite, keys in `remove` go. */
-  | { kind: 'merge'; set: MetricsData; remove: string[] }
-  /**
-   * RFC 6902 operations applied in turn to the stored data (the original's JSON Patch batches);
-   * `at` is where they are in the request, for the path of a refusal.
-   */
-  | { kind: 'patch'; operations: Operation[]; at: string };
-
-/** Checks the data a write would leave against the flow's variant; issues refuse the write. */
-export type MetricsCheck = (variant: Variant, data: MetricsData) => FieldIssue[] | null;
-
-export type MetricsWriteResult =
-  | { status: 'updated'; id: string; tag: string; data: MetricsData }
-  | { status: 'missing' }
-  | { status: 'invalid'; variant: Variant; details: FieldIssue[] };
-
-/** JSON Patch operations that cannot be applied to the data: the one that failed, and why. */
-class PatchRefused extends Error {
-  constructor(readonly issues: FieldIssue[]) {
-    super(issues[0]?.message ?? 'refused');
-  }
-}
-
-/** `operations` applied to a copy of `current`; PatchRefused when one cannot be (a failed `test`, a missing path). */
-function patched(
-  current: MetricsData,
-  { operations, at }: Extract<MetricsWrite, { kind: 'patch' }>,
-): MetricsData {
-  try {
-    const result: unknown = jsonPatch.applyPatch(current, operations, true, false).newDocument;
-    // What the operations leave is held to what any write may store (an object, the storage limits).
-    const shape = metricsDataSchema.safeParse(result);
-    if (shape.success) return shape.data;
-    throw new PatchRefused(
-      toFieldIssues(shape.error).map(({ path, message }) => ({ path: path ? `${at}.${path}` : at, message })),
-    );
-  } catch (error) {
-    if (error instanceof PatchRefused) throw error;
-    const index = error instanceof jsonPatch.JsonPatchError ? error.index : undefined;
-    const message = error instanceof Error ? (error.message.split('\n')[0] ?? 'refused') : 'refused';
-    throw new PatchRefused([{ path: index === undefined ? at : `${at}.${index}`, message }]);
-  }
-}
-
-/**
- * The data a write leaves: a merge replaces each top-level key it sets whole (no deep merge); a
- * patch applies its operations (PatchRefused when one cannot be).
- */
-function written(current: MetricsData, write: MetricsWrite): MetricsData {
-  if (write.kind === 'replace') return write.data;
-  if (write.kind === 'patch') return patched(current, write);
-  const removed = new Set(write.remove);
-  const kept = Object.entries(current).filter(([key]) => !removed.has(key));
-  return { ...Object.fromEntries(kept), ...write.set };
-}
 
 export class FlowRepository {
   constructor(private readonly db: Queryable) {}
@@ -271,44 +209,33 @@ export class FlowRepository {
   }
 
   /**
-   * The hot path: the flow is read by tag under its row's lock (its variant, and its data when
-   * merging), the data the write leaves is checked against the variant, and only data that fits
-   * is written; a refusal writes nothing. In a transaction of its own, or in the caller's (a
-   * batch of many flows). Nothing is cached, so renamed, deleted or recreated flows are always
-   * seen as they are.
+   * The flow of `tag` under its row's lock until the transaction ends (the caller's: the write of
+   * metrics, actions/write-metrics.ts), with its data when `withData` (a replacement needs not
+   * read what it replaces); null when there is no such flow. Nothing is cached, so renamed,
+   * deleted or recreated flows are always seen as they are.
    */
-  async writeData(
+  async lockForData(
     tag: string,
-    write: MetricsWrite,
-    at: Date,
-    check: MetricsCheck,
-  ): Promise<MetricsWriteResult> {
-    return transact(this.db, async ({ kind, kysely }): Promise<MetricsWriteResult> => {
-      const row = await lockRows(
-        kind,
-        kysely
-          .selectFrom('flows')
-          .select(['id', 'tag', 'variant'])
-          // A replacement needs not read what it replaces.
-          .$if(write.kind !== 'replace', (query) => query.select('data'))
-          .where('tag', '=', tag),
-      ).executeTakeFirst();
-      if (!row) return { status: 'missing' };
-      let data: MetricsData;
-      try {
-        data = written(row.data === undefined ? {} : fromJson<MetricsData>(row.data), write);
-      } catch (error) {
-        if (!(error instanceof PatchRefused)) throw error;
-        return { status: 'invalid', variant: row.variant, details: error.issues };
-      }
-      const details = check(row.variant, data);
-      if (details) return { status: 'invalid', variant: row.variant, details };
-      await kysely
-        .updateTable('flows')
-        .set({ data: toJson(data), data_updated_at: at.toISOString() })
-        .where('id', '=', row.id)
-        .execute();
-      return { status: 'updated', id: row.id, tag: row.tag, data };
-    });
+    withData: boolean,
+  ): Promise<{ id: string; tag: string; variant: Variant; data: MetricsData } | null> {
+    const row = await lockRows(
+      this.db.kind,
+      this.db.kysely
+        .selectFrom('flows')
+        .select(['id', 'tag', 'variant'])
+        .$if(withData, (query) => query.select('data'))
+        .where('tag', '=', tag),
+    ).executeTakeFirst();
+    if (!row) return null;
+    return { ...row, data: row.data === undefined ? {} : fromJson<MetricsData>(row.data) };
+  }
+
+  /** Stores the flow's metrics, written at `at`. */
+  async storeData(id: string, data: MetricsData, at: Date): Promise<void> {
+    await this.db.kysely
+      .updateTable('flows')
+      .set({ data: toJson(data), data_updated_at: at.toISOString() })
+      .where('id', '=', id)
+      .execute();
   }
 }

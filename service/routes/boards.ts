@@ -14,6 +14,7 @@ import { buildExport } from '../boards/export';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
 import { visibilityOf } from '../http/device-scope';
+import { resourceRoutes } from '../http/resource-routes';
 import { noQuery, withoutPathId } from '../http/strict-requests';
 import { BoardRepository } from '../repositories/boards';
 import { WidgetRepository } from '../repositories/widgets';
@@ -104,20 +105,35 @@ export function boardRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
     );
 
-    app.post(
-      '/boards',
-      {
-        config: { permission: 'write' },
-        schema: {
-          tags: ['boards'],
-          summary:
-            'Creates a board; settings not given take their defaults (the original’s widget_background is widget_color)',
-          body: boardCreateRequestSchema,
-          response: { 201: boardSchema },
+    resourceRoutes(app, {
+      path: '/boards',
+      tag: 'boards',
+      noun: 'board',
+      params: boardParams,
+      item: boardSchema,
+      create: {
+        summary:
+          'Creates a board; settings not given take their defaults (the original’s widget_background is widget_color)',
+        permission: 'write',
+        body: boardCreateRequestSchema,
+        run: (body) => createBoard(ctx, body),
+      },
+      update: {
+        summary: 'Updates a board; a smaller grid must still hold every widget',
+        permission: 'write',
+        body: boardPatchSchema,
+        run: (id, body) => updateBoard(ctx, id, withoutPathId(body, id)),
+      },
+      delete: {
+        summary: 'Deletes a board with its widgets, and takes it out of every playlist',
+        permission: 'delete',
+        run: async (id) => {
+          // It refuses an unknown board itself, inside the transaction that edits the playlists.
+          await deleteBoard(ctx, id);
+          return true;
         },
       },
-      async (request, reply) => reply.status(201).send(await createBoard(ctx, request.body)),
-    );
+    });
 
     app.post(
       '/boards/import',
@@ -136,43 +152,6 @@ export function boardRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         const exported = await buildExport(ctx.db, id);
         if (!exported) throw notFound(`board ${id}`);
         return reply.status(201).send({ id, ...exported });
-      },
-    );
-
-    app.patch(
-      '/boards/:id',
-      {
-        config: { permission: 'write' },
-        schema: {
-          tags: ['boards'],
-          summary: 'Updates a board; a smaller grid must still hold every widget',
-          params: boardParams,
-          body: boardPatchSchema,
-          response: { 200: boardSchema },
-        },
-      },
-      async (request) => {
-        const patch = withoutPathId(request.body, request.params.id);
-        const board = await updateBoard(ctx, request.params.id, patch);
-        if (!board) throw notFound(`board ${request.params.id}`);
-        return board;
-      },
-    );
-
-    app.delete(
-      '/boards/:id',
-      {
-        config: { permission: 'delete' },
-        schema: {
-          tags: ['boards'],
-          summary: 'Deletes a board with its widgets, and takes it out of every playlist',
-          params: boardParams,
-          response: { 204: z.null() },
-        },
-      },
-      async (request, reply) => {
-        await deleteBoard(ctx, request.params.id);
-        return reply.status(204).send(null);
       },
     );
   };

@@ -4,9 +4,9 @@ import { channelCreateSchema, channelPatchSchema, channelSchema } from '../../sr
 import { idSchema } from '../../src/shared/common';
 import { createChannel, deleteChannel, updateChannel } from '../actions/channels';
 import type { ServiceContext } from '../context';
-import { notFound } from '../domain/errors';
 import { visibilityOf } from '../http/device-scope';
-import { noQuery, withoutPathId } from '../http/strict-requests';
+import { resourceRoutes } from '../http/resource-routes';
+import { withoutPathId } from '../http/strict-requests';
 import { ChannelRepository } from '../repositories/channels';
 
 const idParams = z.object({ id: idSchema });
@@ -15,93 +15,46 @@ export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const channels = new ChannelRepository(ctx.db);
 
   return async (app) => {
-    app.get(
-      '/channels',
-      {
-        config: { permission: 'read' },
-        schema: {
-          tags: ['channels'],
-          summary: 'Lists all channels, oldest first',
-          querystring: noQuery,
-          response: { 200: z.array(channelSchema) },
-        },
-      },
-      async (request) => {
+    resourceRoutes(app, {
+      path: '/channels',
+      tag: 'channels',
+      noun: 'channel',
+      params: idParams,
+      item: channelSchema,
+      visibility: async (request) => {
         const visible = await visibilityOf(ctx.db, request);
-        return (await channels.list()).filter((channel) => visible.channel(channel.id));
+        return (channel) => visible.channel(channel.id);
       },
-    );
-
-    app.get(
-      '/channels/:id',
-      {
-        config: { permission: 'read' },
-        schema: {
-          tags: ['channels'],
-          summary: 'Returns one channel by id',
-          params: idParams,
-          querystring: noQuery,
-          response: { 200: channelSchema },
-        },
+      list: {
+        summary: 'Lists all channels, oldest first',
+        permission: 'read',
+        noQuery: true,
+        read: () => channels.list(),
       },
-      async (request) => {
-        const visible = await visibilityOf(ctx.db, request);
-        const channel = visible.channel(request.params.id) ? await channels.get(request.params.id) : null;
-        if (!channel) throw notFound(`channel ${request.params.id}`);
-        return channel;
+      get: {
+        summary: 'Returns one channel by id',
+        permission: 'read',
+        noQuery: true,
+        read: (id) => channels.get(id),
       },
-    );
-
-    app.post(
-      '/channels',
-      {
-        config: { permission: 'write' },
-        schema: {
-          tags: ['channels'],
-          summary: 'Creates a virtual channel based on an existing one; the tag defaults to the name',
-          body: channelCreateSchema,
-          response: { 201: channelSchema },
-        },
+      create: {
+        summary: 'Creates a virtual channel based on an existing one; the tag defaults to the name',
+        permission: 'write',
+        body: channelCreateSchema,
+        run: (body) => createChannel(ctx, body),
       },
-      async (request, reply) => reply.status(201).send(await createChannel(ctx, request.body)),
-    );
-
-    app.patch(
-      '/channels/:id',
-      {
-        config: { permission: 'write' },
-        schema: {
-          tags: ['channels'],
-          summary: 'Renames a channel or changes its tag',
-          params: idParams,
-          body: channelPatchSchema,
-          response: { 200: channelSchema },
-        },
+      update: {
+        summary: 'Renames a channel or changes its tag',
+        permission: 'write',
+        body: channelPatchSchema,
+        run: (id, body) => updateChannel(ctx, id, withoutPathId(body, id)),
       },
-      async (request) => {
-        const patch = withoutPathId(request.body, request.params.id);
-        const channel = await updateChannel(ctx, request.params.id, patch);
-        if (!channel) throw notFound(`channel ${request.params.id}`);
-        return channel;
+      delete: {
+        summary:
+          'Deletes a channel with its virtual channels and their notifications; flows, boards and playlist items that used them let go',
+        permission: 'delete',
+        run: (id) => deleteChannel(ctx, id),
       },
-    );
-
-    app.delete(
-      '/channels/:id',
-      {
-        config: { permission: 'delete' },
-        schema: {
-          tags: ['channels'],
-          summary:
-            'Deletes a channel with its virtual channels and their notifications; flows, boards and playlist items that used them let go',
-          params: idParams,
-          response: { 204: z.null() },
-        },
-      },
-      async (request, reply) => {
-        if (!(await deleteChannel(ctx, request.params.id))) throw notFound(`channel ${request.params.id}`);
-        return reply.status(204).send(null);
-      },
-    );
+    });
   };
 }

@@ -7,6 +7,7 @@ import { createFlow, deleteFlow, updateFlow } from '../actions/flows';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
 import { visibilityOf } from '../http/device-scope';
+import { resourceRoutes } from '../http/resource-routes';
 import { withoutPathId } from '../http/strict-requests';
 import { FlowRepository } from '../repositories/flows';
 
@@ -29,89 +30,58 @@ export function flowRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   };
 
   return async (app) => {
+    resourceRoutes(app, {
+      path: '/flows',
+      tag: 'flows',
+      noun: 'flow',
+      params: idParams,
+      item: flowSchema,
+      visibility: async (request) => {
+        const visible = await visibilityOf(ctx.db, request);
+        return (flow) => visible.flow(flow.id);
+      },
+      list: { summary: 'Lists all flows, oldest first', permission: 'read', read: () => flows.list() },
+      get: {
+        summary: 'Returns one flow by id, or by tag (its metrics are at /flows/:tag/metrics)',
+        permission: 'read',
+        read: (key) => flows.find(key, 'id'),
+      },
+      create: {
+        summary: 'Creates a flow, in the default channel unless told; enabled when ready',
+        permission: 'write',
+        body: flowCreateSchema,
+        run: (body) => createFlow(ctx, body),
+      },
+      update: {
+        summary:
+          'Updates a flow (by id, or by tag); a new source or parameters decide `enabled` again. An `id` in the body must be the flow’s',
+        permission: 'write',
+        body: flowUpdateSchema,
+        run: async (key, body, request) => {
+          const flow = await found(request, key);
+          return updateFlow(ctx, flow.id, withoutPathId(body, flow.id, key));
+        },
+      },
+      delete: {
+        summary: 'Deletes a flow (by id, or by tag) and the widgets that show it',
+        permission: 'delete',
+        run: async (key, request) => deleteFlow(ctx, (await found(request, key)).id),
+      },
+    });
+
+    // Where the original's Go library reads a flow by id: the same answer as GET /flows/:id.
     app.get(
-      '/flows',
+      '/flows/:id/layout',
       {
         config: { permission: 'read' },
         schema: {
           tags: ['flows'],
-          summary: 'Lists all flows, oldest first',
-          response: { 200: z.array(flowSchema) },
-        },
-      },
-      async (request) => {
-        const visible = await visibilityOf(ctx.db, request);
-        return (await flows.list()).filter((flow) => visible.flow(flow.id));
-      },
-    );
-
-    // `/layout` is where the original's Go library reads a flow by id: the same answer.
-    for (const [url, summary] of [
-      ['/flows/:id', 'Returns one flow by id, or by tag (its metrics are at /flows/:tag/metrics)'],
-      ['/flows/:id/layout', 'As GET /flows/:id, for the original product’s Go library'],
-    ] as const) {
-      app.get(
-        url,
-        {
-          config: { permission: 'read' },
-          schema: { tags: ['flows'], summary, params: idParams, response: { 200: flowSchema } },
-        },
-        (request) => found(request, request.params.id),
-      );
-    }
-
-    app.post(
-      '/flows',
-      {
-        config: { permission: 'write' },
-        schema: {
-          tags: ['flows'],
-          summary: 'Creates a flow, in the default channel unless told; enabled when ready',
-          body: flowCreateSchema,
-          response: { 201: flowSchema },
-        },
-      },
-      async (request, reply) => reply.status(201).send(await createFlow(ctx, request.body)),
-    );
-
-    app.patch(
-      '/flows/:id',
-      {
-        config: { permission: 'write' },
-        schema: {
-          tags: ['flows'],
-          summary:
-            'Updates a flow (by id, or by tag); a new source or parameters decide `enabled` again. An `id` in the body must be the flow’s',
+          summary: 'As GET /flows/:id, for the original product’s Go library',
           params: idParams,
-          body: flowUpdateSchema,
           response: { 200: flowSchema },
         },
       },
-      async (request) => {
-        const flow = await found(request, request.params.id);
-        const changes = withoutPathId(request.body, flow.id, request.params.id);
-        const updated = await updateFlow(ctx, flow.id, changes);
-        if (!updated) throw notFound(`flow ${request.params.id}`);
-        return updated;
-      },
-    );
-
-    app.delete(
-      '/flows/:id',
-      {
-        config: { permission: 'delete' },
-        schema: {
-          tags: ['flows'],
-          summary: 'Deletes a flow (by id, or by tag) and the widgets that show it',
-          params: idParams,
-          response: { 204: z.null() },
-        },
-      },
-      async (request, reply) => {
-        const flow = await found(request, request.params.id);
-        if (!(await deleteFlow(ctx, flow.id))) throw notFound(`flow ${request.params.id}`);
-        return reply.status(204).send(null);
-      },
+      (request) => found(request, request.params.id),
     );
   };
 }

@@ -6,6 +6,7 @@ import { deviceSchema } from '../../src/shared/device';
 import { groupCreateSchema, groupSchema, groupUpdateSchema } from '../../src/shared/group';
 import { createGroup, deleteGroup, updateGroup } from '../actions/groups';
 import type { ServiceContext } from '../context';
+import { resourceRoutes } from '../http/resource-routes';
 import { notFound } from '../domain/errors';
 import { DeviceRepository } from '../repositories/devices';
 import { GroupRepository } from '../repositories/groups';
@@ -29,41 +30,41 @@ export function groupRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   }
 
   return async (app) => {
-    app.get(
-      '/groups',
-      {
-        config: { permission: 'read' },
-        schema: {
-          tags: ['groups'],
-          summary: 'Lists all groups of screens, by name',
-          response: { 200: z.array(groupSchema) },
-        },
-      },
-      async (request) => {
+    resourceRoutes(app, {
+      path: '/groups',
+      tag: 'groups',
+      noun: 'group',
+      params: idParams,
+      item: groupSchema,
+      visibility: async (request) => {
         const visible = await visibleGroup(request);
-        return (await groups.list()).filter((group) => visible === undefined || group.id === visible);
+        return (group) => visible === undefined || group.id === visible;
       },
-    );
-
-    app.get(
-      '/groups/:id',
-      {
-        config: { permission: 'read' },
-        schema: {
-          tags: ['groups'],
-          summary: 'Returns one group of screens',
-          params: idParams,
-          response: { 200: groupSchema },
-        },
+      list: {
+        summary: 'Lists all groups of screens, by name',
+        permission: 'read',
+        read: () => groups.list(),
       },
-      async (request) => {
-        const { id } = request.params;
-        const visible = await visibleGroup(request);
-        const group = visible === undefined || visible === id ? await groups.find(id) : null;
-        if (!group) throw groupNotFound(id);
-        return group;
+      get: { summary: 'Returns one group of screens', permission: 'read', read: (id) => groups.find(id) },
+      create: {
+        summary:
+          'Creates a group of screens; its name must be unused, its schedule without overlaps, its playlists existing',
+        permission: 'write',
+        body: groupCreateSchema,
+        run: (body) => createGroup(ctx, body),
       },
-    );
+      update: {
+        summary: 'Updates a group; a setting null unsets it, and its screens are told of any setting changed',
+        permission: 'write',
+        body: groupUpdateSchema,
+        run: (id, body) => updateGroup(ctx, id, body),
+      },
+      delete: {
+        summary: 'Deletes a group; its screens are left in none',
+        permission: 'delete',
+        run: (id) => deleteGroup(ctx, id),
+      },
+    });
 
     app.get(
       '/groups/:id/devices',
@@ -82,58 +83,6 @@ export function groupRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         if ((visible !== undefined && visible !== id) || !(await groups.find(id))) throw groupNotFound(id);
         const bound = request.token?.device_tag;
         return (await devices.inGroup(id)).filter((device) => !bound || device.tag === bound);
-      },
-    );
-
-    app.post(
-      '/groups',
-      {
-        config: { permission: 'write' },
-        schema: {
-          tags: ['groups'],
-          summary:
-            'Creates a group of screens; its name must be unused, its schedule without overlaps, its playlists existing',
-          body: groupCreateSchema,
-          response: { 201: groupSchema },
-        },
-      },
-      async (request, reply) => reply.status(201).send(await createGroup(ctx, request.body)),
-    );
-
-    app.patch(
-      '/groups/:id',
-      {
-        config: { permission: 'write' },
-        schema: {
-          tags: ['groups'],
-          summary:
-            'Updates a group; a setting null unsets it, and its screens are told of any setting changed',
-          params: idParams,
-          body: groupUpdateSchema,
-          response: { 200: groupSchema },
-        },
-      },
-      async (request) => {
-        const group = await updateGroup(ctx, request.params.id, request.body);
-        if (!group) throw groupNotFound(request.params.id);
-        return group;
-      },
-    );
-
-    app.delete(
-      '/groups/:id',
-      {
-        config: { permission: 'delete' },
-        schema: {
-          tags: ['groups'],
-          summary: 'Deletes a group; its screens are left in none',
-          params: idParams,
-          response: { 204: z.null() },
-        },
-      },
-      async (request, reply) => {
-        if (!(await deleteGroup(ctx, request.params.id))) throw groupNotFound(request.params.id);
-        return reply.status(204).send(null);
       },
     );
   };

@@ -62,7 +62,7 @@ export function healthRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           status,
           database: ctx.db.kind,
           node: ctx.node.id,
-          leading: ctx.jobs.leadership.isLeading,
+          leading: ctx.jobs.isLeading(),
           checks,
         } as const;
         return reply.status(ready ? 200 : 503).send(body);

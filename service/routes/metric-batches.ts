@@ -7,7 +7,7 @@ import { writeManyMetrics } from '../actions/write-metrics';
 import type { ServiceContext } from '../context';
 import { metricsCheck, prefixed } from '../domain/metrics-check';
 import type { Visibility } from '../http/device-scope';
-import type { MetricsWrite, MetricsWriteResult } from '../repositories/flows';
+import type { MetricsWrite, MetricsWriteResult } from '../domain/metric-writes';
 
 const issueSchema = z.object({ path: z.string(), message: z.string() });
 

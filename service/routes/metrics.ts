@@ -11,7 +11,8 @@ import { invalid, notFound } from '../domain/errors';
 import { metricsCheck } from '../domain/metrics-check';
 import { visibilityOf } from '../http/device-scope';
 import { noQuery } from '../http/strict-requests';
-import { FlowRepository, type MetricsWrite, type MetricsWriteResult } from '../repositories/flows';
+import type { MetricsWrite, MetricsWriteResult } from '../domain/metric-writes';
+import { FlowRepository } from '../repositories/flows';
 import {
   batchAnswer,
   batchBody,

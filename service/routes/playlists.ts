@@ -4,8 +4,8 @@ import { idSchema } from '../../src/shared/common';
 import { playlistCreateSchema, playlistSchema, playlistUpdateSchema } from '../../src/shared/playlist';
 import { createPlaylist, deletePlaylist, updatePlaylist } from '../actions/playlists';
 import type { ServiceContext } from '../context';
-import { notFound } from '../domain/errors';
 import { visibilityOf } from '../http/device-scope';
+import { resourceRoutes } from '../http/resource-routes';
 import { PlaylistRepository } from '../repositories/playlists';
 
 const idParams = z.object({ id: idSchema });
@@ -14,89 +14,39 @@ export function playlistRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const playlists = new PlaylistRepository(ctx.db);
 
   return async (app) => {
-    app.get(
-      '/playlists',
-      {
-        config: { permission: 'read' },
-        schema: {
-          tags: ['playlists'],
-          summary: 'Lists all playlists, oldest first',
-          response: { 200: z.array(playlistSchema) },
-        },
-      },
-      async (request) => {
+    resourceRoutes(app, {
+      path: '/playlists',
+      tag: 'playlists',
+      noun: 'playlist',
+      params: idParams,
+      item: playlistSchema,
+      visibility: async (request) => {
         const visible = await visibilityOf(ctx.db, request);
-        return (await playlists.list()).filter((playlist) => visible.playlist(playlist.id));
+        return (playlist) => visible.playlist(playlist.id);
       },
-    );
-
-    app.get(
-      '/playlists/:id',
-      {
-        config: { permission: 'read' },
-        schema: {
-          tags: ['playlists'],
-          summary: 'Returns one playlist',
-          params: idParams,
-          response: { 200: playlistSchema },
-        },
+      list: {
+        summary: 'Lists all playlists, oldest first',
+        permission: 'read',
+        read: () => playlists.list(),
       },
-      async (request) => {
-        const visible = await visibilityOf(ctx.db, request);
-        const playlist = visible.playlist(request.params.id) ? await playlists.find(request.params.id) : null;
-        if (!playlist) throw notFound(`playlist ${request.params.id}`);
-        return playlist;
+      get: { summary: 'Returns one playlist', permission: 'read', read: (id) => playlists.find(id) },
+      create: {
+        summary: 'Creates a playlist; board items must name existing boards and channels',
+        permission: 'write',
+        body: playlistCreateSchema,
+        run: (body) => createPlaylist(ctx, body),
       },
-    );
-
-    app.post(
-      '/playlists',
-      {
-        config: { permission: 'write' },
-        schema: {
-          tags: ['playlists'],
-          summary: 'Creates a playlist; board items must name existing boards and channels',
-          body: playlistCreateSchema,
-          response: { 201: playlistSchema },
-        },
+      update: {
+        summary: 'Updates a playlist; `items`, when given, replace all its items',
+        permission: 'write',
+        body: playlistUpdateSchema,
+        run: (id, body) => updatePlaylist(ctx, id, body),
       },
-      async (request, reply) => reply.status(201).send(await createPlaylist(ctx, request.body)),
-    );
-
-    app.patch(
-      '/playlists/:id',
-      {
-        config: { permission: 'write' },
-        schema: {
-          tags: ['playlists'],
-          summary: 'Updates a playlist; `items`, when given, replace all its items',
-          params: idParams,
-          body: playlistUpdateSchema,
-          response: { 200: playlistSchema },
-        },
+      delete: {
+        summary: 'Deletes a playlist; the devices that had it are left without one',
+        permission: 'delete',
+        run: (id) => deletePlaylist(ctx, id),
       },
-      async (request) => {
-        const playlist = await updatePlaylist(ctx, request.params.id, request.body);
-        if (!playlist) throw notFound(`playlist ${request.params.id}`);
-        return playlist;
-      },
-    );
-
-    app.delete(
-      '/playlists/:id',
-      {
-        config: { permission: 'delete' },
-        schema: {
-          tags: ['playlists'],
-          summary: 'Deletes a playlist; the devices that had it are left without one',
-          params: idParams,
-          response: { 204: z.null() },
-        },
-      },
-      async (request, reply) => {
-        if (!(await deletePlaylist(ctx, request.params.id))) throw notFound(`playlist ${request.params.id}`);
-        return reply.status(204).send(null);
-      },
-    );
+    });
   };
 }

@@ -14,6 +14,7 @@ import { createScript, deleteScript, runScript, updateScript } from '../actions/
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
 import { RateLimited } from '../http/errors';
+import { resourceRoutes } from '../http/resource-routes';
 import { ScriptRepository } from '../repositories/scripts';
 import { countEnabled } from '../scripts/enabled-cap';
 import { ScriptTimeSpent } from '../scripts/runner';
@@ -22,22 +23,27 @@ const idParams = z.object({ id: idSchema });
 
 const scriptNotFound = (id: string) => notFound(`script ${id}`);
 
+/** What both of the scripts' tables share: GET /scripts/usage is registered between them, after the list. */
+const scriptTable = {
+  path: '/scripts',
+  tag: 'scripts',
+  noun: 'script',
+  params: idParams,
+  item: scriptSchema,
+} as const;
+
 export function scriptRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const scripts = new ScriptRepository(ctx.db);
 
   return async (app) => {
-    app.get(
-      '/scripts',
-      {
-        config: { permission: 'scripts:read' },
-        schema: {
-          tags: ['scripts'],
-          summary: 'Lists all scripts, oldest first',
-          response: { 200: z.array(scriptSchema) },
-        },
+    resourceRoutes(app, {
+      ...scriptTable,
+      list: {
+        summary: 'Lists all scripts, oldest first',
+        permission: 'scripts:read',
+        read: () => scripts.list(),
       },
-      async () => scripts.list(),
-    );
+    });
 
     app.get(
       '/scripts/usage',
@@ -51,7 +57,7 @@ export function scriptRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (): Promise<ScriptUsage> => {
         const account = accountOrDefault();
-        const time = ctx.jobs.scripts.usage(account);
+        const time = ctx.jobs.scriptUsage(account);
         return {
           script_time: {
             // Tenths of a second: enough for an operator, and stable in a test.
@@ -67,73 +73,27 @@ export function scriptRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
     );
 
-    app.get(
-      '/scripts/:id',
-      {
-        config: { permission: 'scripts:read' },
-        schema: {
-          tags: ['scripts'],
-          summary: 'Returns one script by id',
-          params: idParams,
-          response: { 200: scriptSchema },
-        },
+    resourceRoutes(app, {
+      ...scriptTable,
+      get: { summary: 'Returns one script by id', permission: 'scripts:read', read: (id) => scripts.get(id) },
+      create: {
+        summary: 'Creates a script; an enabled one runs at once, then on its interval',
+        permission: 'write',
+        body: scriptCreateSchema,
+        run: (body) => createScript(ctx, body),
       },
-      async (request) => {
-        const script = await scripts.get(request.params.id);
-        if (!script) throw scriptNotFound(request.params.id);
-        return script;
+      update: {
+        summary: 'Updates a script; an enabled one runs again at once',
+        permission: 'write',
+        body: scriptUpdateSchema,
+        run: (id, body) => updateScript(ctx, id, body),
       },
-    );
-
-    app.post(
-      '/scripts',
-      {
-        config: { permission: 'write' },
-        schema: {
-          tags: ['scripts'],
-          summary: 'Creates a script; an enabled one runs at once, then on its interval',
-          body: scriptCreateSchema,
-          response: { 201: scriptSchema },
-        },
+      delete: {
+        summary: 'Deletes a script and its runs; its flow is no longer fed',
+        permission: 'delete',
+        run: (id) => deleteScript(ctx, id),
       },
-      async (request, reply) => reply.status(201).send(await createScript(ctx, request.body)),
-    );
-
-    app.patch(
-      '/scripts/:id',
-      {
-        config: { permission: 'write' },
-        schema: {
-          tags: ['scripts'],
-          summary: 'Updates a script; an enabled one runs again at once',
-          params: idParams,
-          body: scriptUpdateSchema,
-          response: { 200: scriptSchema },
-        },
-      },
-      async (request) => {
-        const script = await updateScript(ctx, request.params.id, request.body);
-        if (!script) throw scriptNotFound(request.params.id);
-        return script;
-      },
-    );
-
-    app.delete(
-      '/scripts/:id',
-      {
-        config: { permission: 'delete' },
-        schema: {
-          tags: ['scripts'],
-          summary: 'Deletes a script and its runs; its flow is no longer fed',
-          params: idParams,
-          response: { 204: z.null() },
-        },
-      },
-      async (request, reply) => {
-        if (!(await deleteScript(ctx, request.params.id))) throw scriptNotFound(request.params.id);
-        return reply.status(204).send(null);
-      },
-    );
+    });
 
     app.post(
       '/scripts/:id/run',

@@ -7,15 +7,12 @@ import {
   tokenListQuerySchema,
   tokenSchema,
 } from '../../src/shared/token';
+import { createToken, deleteToken } from '../actions/tokens';
 import type { ServiceContext } from '../context';
-import { notFound } from '../domain/errors';
-import { hashSecret, newSecret } from '../http/auth';
-import { DeviceRepository } from '../repositories/devices';
-import { publicToken, TokenRepository, unknownDevice } from '../repositories/tokens';
+import { publicToken, TokenRepository } from '../repositories/tokens';
 
 export function tokenRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const tokens = new TokenRepository(ctx.db);
-  const devices = new DeviceRepository(ctx.db);
   return async (app) => {
     app.get(
       '/account/tokens',
@@ -45,11 +42,7 @@ export function tokenRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { scope, name, device_tag: deviceTag } = request.body;
-        // Checked first for a clear answer; the store still refuses a device deleted meanwhile.
-        if (deviceTag !== undefined && !(await devices.findByTag(deviceTag))) throw unknownDevice(deviceTag);
-        const secret = newSecret();
-        const token = await tokens.create({ scope, name, deviceTag, secretHash: hashSecret(secret) });
-        ctx.notices.changed('tokens', token.id);
+        const { token, secret } = await createToken(ctx, { scope, name, deviceTag });
         return reply.status(201).send({ ...publicToken(token), token: secret });
       },
     );
@@ -66,9 +59,7 @@ export function tokenRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        if (!(await tokens.delete(request.params.id))) throw notFound(`token ${request.params.id}`);
-        ctx.auth.forget(request.params.id);
-        ctx.notices.changed('tokens', request.params.id);
+        await deleteToken(ctx, request.params.id);
         return reply.status(204).send(null);
       },
     );

@@ -17,8 +17,6 @@ async function created(call: AccountCall, body: Record<string, unknown>): Promis
   return response.json();
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 const TIMEOUT_MS = 2000;
 
 describe('run slots shared between accounts', () => {
@@ -35,7 +33,12 @@ describe('run slots shared between accounts', () => {
     // Six loops queued first: on a first-come-first-served queue they hold both slots for three
     // timeouts in a row.
     const looping = loops.map((loop) => busy.call('POST', `/scripts/${loop.id}/run`));
-    await sleep(300);
+    // Both slots held by loops (their time counts, in tenths of a second), the rest queued behind.
+    await expect
+      .poll(async () => (await busy.call('GET', '/scripts/usage')).json().script_time.used_seconds, {
+        timeout: 15_000,
+      })
+      .toBeGreaterThanOrEqual(0.2);
     const start = performance.now();
     const answer = await quiet.call('POST', `/scripts/${trivial.id}/run`);
     const waitedMs = performance.now() - start;

@@ -1,7 +1,7 @@
 // The scripts' memory limit, measured: what a script got before it was refused, and the resident
 // memory of its host process as the kernel counts it (Linux /proc), never only the error text.
 import { readFile, readdir } from 'node:fs/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_LIMITS, ScriptSandbox, type LibraryHandler, type SandboxResult } from './sandbox';
 
 const MB = 1024 * 1024;
@@ -28,8 +28,6 @@ async function hostPids(): Promise<number[]> {
   return pids;
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
-
 let sandbox: ScriptSandbox;
 afterEach(() => sandbox.close());
 
@@ -40,9 +38,14 @@ async function run(code: string, timeoutMs = 20_000): Promise<SandboxResult> {
 /** The single host of a one-host sandbox, its memory measured after a trivial run. */
 async function warmHost(): Promise<{ pid: number; resident: number }> {
   expect(await run('return 1')).toMatchObject({ outcome: 'ok' });
-  await settle();
-  const [pid] = await hostPids();
-  if (pid === undefined) throw new Error('no script host is running');
+  const pid = await vi.waitFor(
+    async () => {
+      const pids = await hostPids();
+      expect(pids).toHaveLength(1);
+      return pids[0]!;
+    },
+    { timeout: 10_000 },
+  );
   return { pid, resident: (await memoryOf(pid)).resident };
 }
 
@@ -87,12 +90,15 @@ describe.skipIf(process.platform !== 'linux')('a run cannot allocate more than i
     sandbox = new ScriptSandbox({ idle: 2 });
     const hoards = Array.from({ length: 4 }, () => run(HOARD('new ArrayBuffer(1024 * 1024)')));
     for (const result of await Promise.all(hoards)) expect(result.outcome).toBe('error');
-    await settle();
-    const pids = await hostPids();
-    expect(pids.length).toBeGreaterThan(0);
-    for (const pid of pids) {
-      expect((await memoryOf(pid)).resident / MB).toBeLessThan(128);
-    }
+    // The hosts free what the runs took once they have ended; the kernel's count follows.
+    await vi.waitFor(
+      async () => {
+        const pids = await hostPids();
+        expect(pids.length).toBeGreaterThan(0);
+        for (const pid of pids) expect((await memoryOf(pid)).resident / MB).toBeLessThan(128);
+      },
+      { timeout: 10_000 },
+    );
     // And the next run has its whole limit again.
     const again = await run(HOARD('new ArrayBuffer(1024 * 1024)'));
     expect(Number(again.logs[0])).toBeGreaterThan(LIMIT_MB / 2);
@@ -105,8 +111,9 @@ describe.skipIf(process.platform !== 'linux')('a run cannot allocate more than i
     const result = await run('await new Promise((resolve) => setTimeout(resolve, 10000))');
     expect(result).toMatchObject({ outcome: 'error', error: expect.stringMatching(/ran out of memory/) });
     expect(Date.now() - started).toBeLessThan(5000);
-    await settle();
     // The host it ran in is gone; only a fresh one may wait.
-    expect((await hostPids()).length).toBeLessThanOrEqual(1);
+    await vi.waitFor(async () => expect((await hostPids()).length).toBeLessThanOrEqual(1), {
+      timeout: 10_000,
+    });
   });
 });

@@ -23,6 +23,11 @@ export interface BudgetUse {
   refused: number;
 }
 
+/** An account's script time this hour, for GET /scripts/usage. */
+export interface ScriptTimeUse extends BudgetUse {
+  limitMs: number;
+}
+
 /**
  * The script time each account may use per hour (`--script-seconds-per-hour`), over a sliding
  * window of the last hour on the service's clock. What is counted is the wall time of each run

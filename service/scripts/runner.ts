@@ -12,7 +12,7 @@ import { FairQueue } from './fair-queue';
 import { markFlowErrored, writeFlowMetrics } from './feed-flow';
 import { HttpLibraryError, httpGet, httpGetJson } from './http-library';
 import { postFromScript } from './notifications-library';
-import { RunBudget, type BudgetUse } from './run-budget';
+import { RunBudget, type ScriptTimeUse } from './run-budget';
 import {
   DEFAULT_LIMITS,
   ScriptSandbox,
@@ -61,11 +61,6 @@ export class ScriptTimeSpent extends Error {
     );
     this.name = 'ScriptTimeSpent';
   }
-}
-
-/** An account's script time this hour, for GET /scripts/usage. */
-export interface ScriptTimeUse extends BudgetUse {
-  limitMs: number;
 }
 
 interface QueuedRun {

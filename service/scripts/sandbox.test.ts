@@ -163,6 +163,7 @@ describe('wallboard/http', () => {
         response.statusCode = 404;
         response.end('not here');
       } else if (request.url === '/slow') {
+        // Answers past the timeouts the tests give: what they measure is the timeout.
         setTimeout(() => response.end('late'), 5000).unref();
       } else if (request.url === '/big') {
         response.end('x'.repeat(1024 * 1024 + 1));

@@ -10,82 +10,23 @@ import type {
 } from '../shared/bridge';
 import type { PlayReport } from '../shared/play';
 import type { Framing, WebPageRequest } from '../shared/web-content';
+import type { AgentDeps } from './agent-deps';
+import { tellRenderer, TypedEvents, type AgentEvents } from './agent-events';
 import type { BridgeHost } from './bridge-host';
-import { CommandRunner, type DeviceControls } from './commands';
+import type { DeviceControls } from './commands';
 import { credentialOf, type ClientConfig, type Credential } from './config';
-import { fetchPlayerState } from './fetch-state';
-import { DeviceHeartbeats } from './heartbeat';
 import { MediaPrefetch } from './media-prefetch';
-import type { MediaService } from './media-urls';
 import { NotificationDelivery } from './notification-delivery';
 import { Enrolment } from './pairing';
 import { emptyState } from './player-state';
 import { PlayLog } from './plays';
-import type {
-  Clock,
-  ConnectRealtime,
-  Fetch,
-  KeyValueStore,
-  Logger,
-  MediaStore,
-  ServiceBrowser,
-  SystemInfo,
-} from './ports';
-import { ensureRegistered } from './registration';
 import { SchedulePlayer, systemTimeZone } from './schedule-player';
 import { ScreenStatus } from './screen-status';
-import { ServiceClient } from './service-client';
+import { Session } from './session';
 import { StateStore } from './state-store';
-import { Sync } from './sync';
 import { FramingCheck } from './web-framing';
 
-export interface AgentDeps {
-  fetch: Fetch;
-  connectRealtime: ConnectRealtime;
-  clock: Clock;
-  store: KeyValueStore;
-  system: SystemInfo;
-  media: MediaStore;
-  log: Logger;
-  random: () => number;
-  appVersion: string;
-  /** Where the renderer loads cached media from: `/media/` in the web player, a protocol URL in Electron. */
-  mediaBaseUrl: string;
-  /**
-   * Keeps a credential got by pairing where this client keeps its token (the web player's
-   * settings file, Electron's token store). Only a client started without a token pairs.
-   */
-  saveCredential?: (credential: Credential) => Promise<void>;
-  /** Looks for services on the local network (mDNS): only a client started without a service does. */
-  browser?: ServiceBrowser;
-  /** The system's IANA time zone, where schedules are read when the settings name none; default the runtime's. */
-  systemTimeZone?: () => string;
-  /**
-   * Draws full-screen web pages itself, isolated from the player (Electron's view, web-page-view.ts);
-   * `show` answers whether it did. Absent (the web player): the renderer frames them.
-   */
-  webPages?: { show(request: WebPageRequest): Promise<boolean> };
-  /**
-   * What the framing check reads pages' headers with, when `fetch` is narrower than web pages
-   * allow (Electron's refuses plain http media, but a page may be http): default `fetch`.
-   */
-  pageFetch?: Fetch;
-  /**
-   * Where the renderer loads map tiles from, a template with {z}/{x}/{y}: the host's tile cache
-   * (`tiles`), fetching from the service with the screen's token. Absent: maps draw no tiles.
-   */
-  tileUrlTemplate?: string;
-  tiles?: { useService(service: MediaService | null): void };
-}
-
-/** What talks to the service: made once the agent has a service and a credential (at start, or by pairing). */
-interface Session {
-  credential: Credential;
-  client: ServiceClient;
-  heartbeats: DeviceHeartbeats;
-  sync: Sync;
-  commands: CommandRunner;
-}
+export type { AgentDeps } from './agent-deps';
 
 /**
  * The device agent: registers, keeps its state in step with the service (sync.ts), keeps that
@@ -93,10 +34,13 @@ interface Session {
  * notifications with their sounds (notification-delivery.ts), beats its heart (heartbeat.ts),
  * and plays on from the last good state when the service is away. Started without a service or
  * a token, it first finds one and pairs (pairing.ts). It is the renderer's bridge host: it tells
- * the renderer every change and hears what is on screen.
+ * the renderer every change and hears what is on screen. It holds what outlives a credential;
+ * what talks to the service is a session (session.ts), and the two hear each other through
+ * typed events (agent-events.ts).
  */
 export class DeviceAgent implements BridgeHost {
-  private readonly listeners = new Set<(message: BridgeMessage) => void>();
+  /** What the parts tell each other across sessions, and the renderer's messages. */
+  private readonly events = new TypedEvents<AgentEvents>();
   private readonly state: StateStore;
   /** What is on screen, its size and what failed: outlives sessions, read by each one's heartbeats. */
   private readonly screen: ScreenStatus;
@@ -111,7 +55,6 @@ export class DeviceAgent implements BridgeHost {
   private readonly framing: FramingCheck;
   /** What the app around the agent does for remote commands (useControls). */
   private controls: Partial<DeviceControls> = {};
-  private readonly tell: (message: BridgeMessage) => void;
   private session: Session | null = null;
   /** Recoveries recorded before a session could report them (the shell's, from before a restart). */
   private readonly earlyRecoveries: string[] = [];
@@ -121,14 +64,11 @@ export class DeviceAgent implements BridgeHost {
     private readonly deps: AgentDeps,
     private readonly config: ClientConfig,
   ) {
-    const emit = (message: BridgeMessage) => {
-      if (message.kind === 'state') {
-        // Back online after a catch-up: a heartbeat at once (the socket's loss may have turned it offline).
-        this.session?.heartbeats.connected(message.state.online);
-        this.schedule.observe(message.state);
-      }
-      for (const listener of this.listeners) listener(message);
-    };
+    const { events } = this;
+    const tell = (message: BridgeMessage) => tellRenderer(events, message);
+    this.screen = new ScreenStatus(deps.clock);
+    // The one pair that needs each other: the store keeps every state as the schedule views it, and
+    // the schedule's timer looks at the store's state again (reached once the store exists).
     this.schedule = new SchedulePlayer({
       clock: deps.clock,
       log: deps.log,
@@ -137,16 +77,17 @@ export class DeviceAgent implements BridgeHost {
       current: () => this.state.get(),
       refresh: () => this.state.set(this.state.get()),
     });
-    const view = (state: PlayerState) => this.schedule.view(state);
-    this.state = new StateStore({ ...deps, view }, { tag: config.tag, name: config.name }, emit);
-    this.screen = new ScreenStatus(deps.clock);
+    const schedule = this.schedule;
+    const view = (state: PlayerState) => schedule.view(state);
+    this.state = new StateStore({ ...deps, view }, { tag: config.tag, name: config.name }, tell);
     this.media = new MediaPrefetch({ ...deps, screen: this.screen }, this.state);
     const media = this.media;
-    this.notifications = new NotificationDelivery({ ...deps, localUrl: (url) => media.localUrl(url) }, emit);
+    this.notifications = new NotificationDelivery({ ...deps, localUrl: (url) => media.localUrl(url) }, tell);
     this.enrolment = new Enrolment(deps, config, (setup) => this.showSetup(setup));
     this.plays = new PlayLog(deps);
     this.framing = new FramingCheck({ fetch: deps.pageFetch ?? deps.fetch, clock: deps.clock });
-    this.tell = emit;
+    events.on('state', (state) => schedule.observe(state));
+    events.on('token', ({ server, refused }) => this.tokenRefused(server, refused));
   }
 
   /** What the app does itself for remote commands (reload, restart, screenshot); set before start. */
@@ -181,9 +122,7 @@ export class DeviceAgent implements BridgeHost {
     this.stopped = true;
     this.enrolment.stop();
     const session = this.session;
-    session?.sync.stop();
-    session?.heartbeats.stop();
-    session?.commands.stop();
+    session?.stop();
     await this.plays.stop();
     this.schedule.stop();
     this.media.stop();
@@ -199,8 +138,7 @@ export class DeviceAgent implements BridgeHost {
   }
 
   onMessage(listener: (message: BridgeMessage) => void): Unsubscribe {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.events.on('message', listener);
   }
 
   reportShowing(report: ShowingReport): void {
@@ -257,7 +195,7 @@ export class DeviceAgent implements BridgeHost {
     this.deps.log.warn(`recovered: ${what}`);
   }
 
-  /** Makes what talks to the service for this credential, and starts syncing. */
+  /** Makes what talks to the service for this credential (session.ts), and starts syncing. */
   private open(credential: Credential): void {
     if (this.stopped) return;
     const { deps } = this;
@@ -267,56 +205,16 @@ export class DeviceAgent implements BridgeHost {
     // Pairing may have given another tag: the state kept for the old one is not this device's.
     const current = this.state.get();
     this.state.set(current.device.tag === device.tag ? { ...current, setup: null } : emptyState(device));
-    const client = new ServiceClient(deps.fetch, credential.server, credential.token, (status) => {
-      if (status === 401) this.tokenRefused(credential, true);
-      else if (status >= 200 && status < 300) this.tokenRefused(credential, false);
-    });
-    const heartbeats = new DeviceHeartbeats(
-      { ...deps, client, screen: this.screen, power: () => this.schedule.heartbeat(this.state.get()) },
-      { tag: credential.tag, intervalMs: this.config.heartbeatSeconds * 1000 },
-      () => sync.deviceForgotten(),
-    );
-    const media = this.media;
-    const sync: Sync = new Sync(deps, credential, this.state, {
-      register: async () => {
-        await ensureRegistered(client, deps.store, deps.log, {
-          ...device,
-          description: `Wallboard client ${deps.appVersion}`,
-        });
-        heartbeats.start();
-      },
-      fetchState: () =>
-        fetchPlayerState(
-          {
-            client,
-            log: deps.log,
-            now: () => deps.clock.now(),
-            mediaMap: (state) => media.mediaMap(state),
-            screen: this.screen,
-            tileUrlTemplate: deps.tileUrlTemplate,
-          },
-          device,
-        ),
-      notification: (notification) => this.notifications.deliver(notification),
-      synced: (state) => void media.prefetch(state),
-      refused: () => this.tokenRefused(credential, true),
-      command: (command) => commands.receive(command),
-      caughtUp: () => {
-        void commands.caughtUp();
-        this.plays.flush();
-      },
-    });
     // Without a restart of the app's own (the web player), a restart renews the session.
     const controls = (): DeviceControls => ({ restart: () => this.restartSession(), ...this.controls });
-    const wake = () => this.schedule.wake(this.state.get());
-    const commands = new CommandRunner({ ...deps, emit: this.tell, controls, wake }, client, {
-      tag: credential.tag,
-      name: () => this.state.get().device.name,
-    });
-    this.plays.connect(async (batch) => void (await client.postPlays(credential.tag, batch)));
-    this.session = { credential, client, heartbeats, sync, commands };
-    for (const what of this.earlyRecoveries.splice(0)) heartbeats.recordRecovery(what);
-    sync.start();
+    const { events, state, screen, media, notifications, plays, schedule, config } = this;
+    const session = new Session(
+      { agent: deps, config, events, state, screen, media, notifications, plays, schedule, controls },
+      credential,
+    );
+    this.session = session;
+    for (const what of this.earlyRecoveries.splice(0)) session.heartbeats.recordRecovery(what);
+    session.start();
   }
 
   /**
@@ -327,12 +225,10 @@ export class DeviceAgent implements BridgeHost {
   private restartSession(): void {
     const session = this.session;
     if (!session || this.stopped) return;
-    session.sync.stop();
-    session.heartbeats.stop();
-    session.commands.stop();
+    session.stop();
     this.session = null;
     this.state.lastEventId = null;
-    this.tell({ kind: 'reload', reason: 'the player restarts' });
+    tellRenderer(this.events, { kind: 'reload', reason: 'the player restarts' });
     this.open(session.credential);
   }
 
@@ -341,17 +237,17 @@ export class DeviceAgent implements BridgeHost {
    * taken again. A refusal replaces whatever is on screen by a face that says so; the agent keeps
    * trying, slowly, and plays again as soon as the token is taken.
    */
-  private tokenRefused(credential: Credential, refused: boolean): void {
+  private tokenRefused(server: string, refused: boolean): void {
     const showing = this.state.get().setup?.kind === 'refused';
     if (refused === showing) return;
     if (refused) {
       this.deps.log.error(
-        `the service ${credential.server} refused this screen's token; give it a valid one (--token), or remove the stored one to pair again`,
+        `the service ${server} refused this screen's token; give it a valid one (--token), or remove the stored one to pair again`,
       );
     } else {
-      this.deps.log.info(`the service ${credential.server} takes this screen's token again`);
+      this.deps.log.info(`the service ${server} takes this screen's token again`);
     }
-    this.showSetup(refused ? { kind: 'refused', service_url: credential.server } : null);
+    this.showSetup(refused ? { kind: 'refused', service_url: server } : null);
   }
 
   private showSetup(setup: Setup | null): void {

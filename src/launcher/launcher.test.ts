@@ -95,16 +95,17 @@ describe('npm start without an Electron runtime', () => {
       expect(await page.text()).toContain('<title>player</title>');
       // The agent behind the page registered with the embedded service.
       const serviceUrl = said[0]?.split(' at ')[1] ?? '';
-      let status = 0;
-      for (let i = 0; i < 300 && status !== 200; i += 1) {
-        status = (
-          await fetch(`${serviceUrl}/devices/screen-0123456789ab`, {
-            headers: { authorization: `Bearer ${token}` },
-          })
-        ).status;
-        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect(status).toBe(200);
+      await expect
+        .poll(
+          async () =>
+            (
+              await fetch(`${serviceUrl}/devices/screen-0123456789ab`, {
+                headers: { authorization: `Bearer ${token}` },
+              })
+            ).status,
+          { timeout: 30_000, interval: 50 },
+        )
+        .toBe(200);
     } finally {
       await running.stop();
     }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { webUrlSchema } from './common';
+import { storable } from './limits';
 
 /**
  * Content from the web (docs/api/web-content.md): what the service allows and offers, told to
@@ -67,8 +68,9 @@ export const webPageRequestSchema = z.strictObject({
 export type WebPageRequest = z.infer<typeof webPageRequestSchema>;
 export const webPageShownSchema = z.strictObject({ shown: z.boolean() });
 
+/** Code is stored text too: no NUL, no lone surrogate (limits.ts), which PostgreSQL refuses. */
 const codeText = (what: string) =>
-  z.string().max(65_536, `must be at most 65536 characters of ${what}`).default('');
+  storable(z.string().max(65_536, `must be at most 65536 characters of ${what}`)).default('');
 
 /**
  * A custom widget's own code (the widget's `code`, null for every other variant). It runs in a

@@ -1,46 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { render } from 'vitest-browser-react';
-import type { BoardExport } from '../../../src/shared/board-export';
-import { THEMES } from '../../../src/shared/theme';
 import { ORIGINAL_VARIANT_DATA } from '../../../src/shared/testing/original-variant-data';
 import type { Variant } from '../../../src/shared/variants';
-import { FlowStore } from '../store/flow-store';
-import { WidgetFrame } from './widget-frame';
+import { framed } from '../widgets/testing/lists-frame';
 
 /** The data a client of the original product sent for `variant`, stored as it was sent. */
 const sent = (client: string, variant: Variant) =>
   ORIGINAL_VARIANT_DATA.find((c) => c.client === client && c.variant === variant)!.sent;
 
+/** The widget drawing that data in its frame, and the problems it reported. */
 async function frame(variant: Variant, data: Record<string, unknown>) {
-  const store = new FlowStore();
-  store.set('flow', data);
   const problems: string[] = [];
-  const widget = {
-    flow: { tag: 'flow', data: {}, errored: false },
-    variant,
-    column: 0,
-    row: 0,
-    width: 8,
-    height: 4,
-    in_board_index: 0,
-    background: 'default',
-  } satisfies BoardExport['widgets'][number];
   const screen = await render(
-    <div style={{ position: 'relative', width: 640, height: 320 }}>
-      <WidgetFrame
-        widget={widget}
-        box={{ left: 0, top: 0, width: 640, height: 320 }}
-        padding={8}
-        theme={THEMES.dark}
-        fontSize={20}
-        titleFontSize={18}
-        widgetColor={null}
-        titleColor={null}
-        store={store}
-        media={() => undefined}
-        onProblem={(message) => problems.push(message)}
-      />
-    </div>,
+    framed(variant, data, { width: 640, height: 320, onProblem: (message) => problems.push(message) }),
   );
   return { screen, problems };
 }

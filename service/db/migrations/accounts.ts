@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { ACCOUNT_TABLES } from '../../accounts/account-plugin';
 import { DEFAULT_ACCOUNT_ID } from '../../accounts/scope';
 import type { Queryable } from '../database';
-import { columnTypes } from '../migrations';
+import { columnTypes } from '../column-types';
 
 /** The names and tags unique within an account (they were unique in the whole store before). */
 const PER_ACCOUNT: readonly { table: string; column: string }[] = [

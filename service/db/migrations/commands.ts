@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../database';
-import { columnTypes } from '../migrations';
+import { columnTypes } from '../column-types';
 
 const inList = (column: string, values: readonly string[]) =>
   sql`${sql.ref(column)} in (${sql.join(values.map((value) => sql.lit(value)))})`;

@@ -1,5 +1,5 @@
 import type { Queryable } from '../database';
-import { columnTypes } from '../migrations';
+import { columnTypes } from '../column-types';
 
 /**
  * Version 6: the media library. A medium is a row of `media`; its bytes are kept once per

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../database';
-import { columnTypes } from '../migrations';
+import { columnTypes } from '../column-types';
 
 /** What a status-history row records (src/shared/device-history.ts). */
 const HISTORY_KINDS = ['online', 'offline', 'showing', 'failure', 'recovery'];

@@ -1,5 +1,5 @@
 import type { Queryable } from '../database';
-import { columnTypes } from '../migrations';
+import { columnTypes } from '../column-types';
 
 /**
  * Version 13: pairings know where they came from and whether their screen has asked about them

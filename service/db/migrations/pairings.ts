@@ -1,5 +1,5 @@
 import type { Queryable } from '../database';
-import { columnTypes } from '../migrations';
+import { columnTypes } from '../column-types';
 
 /**
  * Version 3: pairing screens by a code, and tokens bound to one device.

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../database';
-import { columnTypes } from '../migrations';
+import { columnTypes } from '../column-types';
 import { allowWakeCommands } from './wake-command';
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../database';
-import { columnTypes } from '../migrations';
+import { columnTypes } from '../column-types';
 
 /** Every command type (src/shared/command.ts), `wake` new with screen power (issue 17). */
 const COMMAND_TYPES = ['reload', 'restart', 'identify', 'screenshot', 'wake'];

@@ -1,5 +1,5 @@
 import type { Queryable } from '../database';
-import { columnTypes } from '../migrations';
+import { columnTypes } from '../column-types';
 import { allowWebPlays } from './web-plays';
 
 /**

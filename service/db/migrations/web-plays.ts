@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../database';
-import { columnTypes } from '../migrations';
+import { columnTypes } from '../column-types';
 
 /** Every play type (src/shared/play.ts), `web` new with web pages in playlists (issue 18). */
 const PLAY_TYPES = ['board', 'image', 'video', 'web'];
