@@ -12,7 +12,7 @@ const asShown = (message: string) =>
 export function entryErrors(problems: Record<string, string>, index: number): FieldErrors {
   const errors: FieldErrors = {};
   for (const [path, message] of Object.entries(problems)) {
-    const match = new RegExp(`^entries\\.${index}(?:\\.(\\w+))?`).exec(path);
+    const match = new RegExp(`^entries\\.${index}(?:\\.(\\w+)|$)`).exec(path);
     if (match) errors[match[1] ?? 'entry'] ??= asShown(message);
   }
   return errors;
