@@ -11,7 +11,7 @@ import { refuseHttpMedia } from '../domain/http-media';
 import { rooms } from '../realtime/rooms';
 import { BoardRepository } from '../repositories/boards';
 import { FlowRepository } from '../repositories/flows';
-import { freeTag, slugOf } from '../repositories/tags';
+import { freeFlowTag } from '../repositories/tags';
 import { WidgetRepository } from '../repositories/widgets';
 import { checkMediaExist } from './media';
 import { checkCode } from './widgets';
@@ -158,7 +158,7 @@ export async function importBoard(ctx: ServiceContext, input: BoardImport): Prom
     for (const [index, widget] of imported.entries()) {
       // The original's widget without a flow (a clock, a box) gets a new one, as POST /widgets gives it.
       const given = widget.flow ?? {
-        tag: await freeTag(tx, 'flows', slugOf(`${board.name}-${widget.variant}`, widget.variant), named),
+        tag: await freeFlowTag(tx, board.name, widget.variant, named),
         data: {},
         errored: false,
       };

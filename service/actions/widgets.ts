@@ -17,7 +17,7 @@ import type { Emit } from '../realtime/publisher';
 import { rooms } from '../realtime/rooms';
 import { BoardRepository } from '../repositories/boards';
 import { FlowRepository } from '../repositories/flows';
-import { freeTag, slugOf } from '../repositories/tags';
+import { freeFlowTag } from '../repositories/tags';
 import { WidgetRepository } from '../repositories/widgets';
 
 /** Every widget action is on a board that must exist. */
@@ -147,14 +147,13 @@ export async function createWidgetWithNewFlow(
   const board = await boardOf(ctx, boardId);
   checkCode(variant, body.code);
   checkFits(body, board);
-  const slug = slugOf(`${board.name}-${variant}`, variant);
   for (let attempt = 1; ; attempt++) {
     try {
       const { flow, widget } = await ctx.events.transaction(async (tx, emit) => {
         const source = { source: null, parameters: null };
         const flow = await new FlowRepository(tx).create({
           ...source,
-          tag: await freeTag(tx, 'flows', slug),
+          tag: await freeFlowTag(tx, board.name, variant),
           variant,
           type: 'default',
           channel_id: defaultChannelId(),

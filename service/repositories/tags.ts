@@ -48,3 +48,16 @@ export async function freeTag(
   while (taken.has(`${slug}-${n}`)) n += 1;
   return `${slug}-${n}`;
 }
+
+/**
+ * The tag of a new flow for a widget of `variant` on the board `boardName`, as the console names
+ * it too: `<board>-<variant>`, `-2`, `-3`… when taken (or `reserved`).
+ */
+export function freeFlowTag(
+  db: Queryable,
+  boardName: string,
+  variant: string,
+  reserved?: ReadonlySet<string>,
+): Promise<string> {
+  return freeTag(db, 'flows', slugOf(`${boardName}-${variant}`, variant), reserved);
+}
