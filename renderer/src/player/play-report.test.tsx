@@ -49,6 +49,18 @@ describe('proof of play', () => {
     expect(bridge.plays.map((play) => play.started_at)).toEqual([at(0), at(5000), at(10_000)]);
   });
 
+  it('goes on reporting turns of an item that stays after a new state redraws it', async () => {
+    // The board on screen is edited (or its first state arrives after the page): the same
+    // mounting goes on with a new view, and its turns must still be counted.
+    const { bridge, show } = await renderPlayer(makeState([board('a', 5)], { boards }));
+    await tick(2_000);
+    await show(makeState([board('a', 4)], { boards: { a: makeBoard('Board A, edited', ['ch-a']) } }));
+    await tick(11_500);
+    // The turn under way keeps its length; the edited duration counts from the next.
+    expect(bridge.plays.map(seconds)).toEqual([5, 4, 4]);
+    expect(bridge.plays.map((play) => play.started_at)).toEqual([at(0), at(5000), at(9000)]);
+  });
+
   it('reports what is on screen when the player goes, up to then', async () => {
     const { bridge, screen } = await renderPlayer(makeState([board('a', 60)], { boards }));
     await tick(12_000);

@@ -60,17 +60,21 @@ export function reportPlays(
     timer = null;
     if (!slot) return;
     shown = { slot, started: now() };
-    const lap = (): void => {
+    // Each turn is as long as the item's duration when it began (an edited one counts from the next).
+    const lap = (turn: Slot): void => {
       timer = setTimeout(() => {
+        // The mounting is known by its id: a new state that redraws it (the board edited)
+        // replaces its slot.
+        const latest = shown?.slot.id === turn.id ? shown.slot : null;
         // A successor waiting to come on screen ends this turn by itself.
-        if (shown?.slot === slot && sequencer.getSnapshot().next === null) {
+        if (latest && sequencer.getSnapshot().next === null) {
           end();
-          shown = { slot, started: now() };
+          shown = { slot: latest, started: now() };
         }
-        lap();
-      }, turnMs(slot));
+        lap(latest ?? turn);
+      }, turnMs(turn));
     };
-    lap();
+    lap(slot);
   };
 
   const update = (): void => {
