@@ -28,9 +28,9 @@ const ROOMS = {
     files: ['src/shared/**'],
     imports: ['**/src/shared/**', '**/shared/*'],
     may: [],
-    packages: ['zod'],
+    packages: ['temporal-polyfill', 'zod'],
   },
-  // Plain Node helpers of every Node process: how it stops, how it logs.
+  // Plain Node helpers of every Node process: how it stops, how it logs, how a cache stays bounded.
   node: {
     files: ['src/node/**'],
     imports: ['**/src/node/**', '**/node/*'],

@@ -3,6 +3,18 @@ import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 
+/**
+ * Debian's Chromium, never a downloaded browser: React code runs in a real one, not a DOM
+ * imitation. One object per project, since vitest names its instance after the project.
+ */
+const chromium = () => ({
+  enabled: true,
+  headless: true,
+  screenshotFailures: false,
+  provider: playwright({ launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } }),
+  instances: [{ browser: 'chromium' as const }],
+});
+
 export default defineConfig({
   test: {
     projects: [
@@ -34,13 +46,31 @@ export default defineConfig({
         test: {
           name: 'renderer',
           include: ['renderer/**/*.test.{ts,tsx}'],
-          browser: {
-            enabled: true,
-            headless: true,
-            screenshotFailures: false,
-            provider: playwright({ launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } }),
-            instances: [{ browser: 'chromium' }],
-          },
+          browser: chromium(),
+        },
+      },
+      {
+        // The console's hooks, run by React in the same Chromium; its pure logic runs under `node`.
+        // What the hooks' modules import, optimised up front, so a fresh run does not reload the page midway.
+        optimizeDeps: {
+          include: [
+            '@codemirror/language',
+            '@codemirror/state',
+            '@codemirror/view',
+            '@lezer/highlight',
+            '@mantine/core',
+            '@mantine/form',
+            '@mantine/modals',
+            '@tanstack/react-query',
+            'codemirror',
+            'react-router',
+            'zod',
+          ],
+        },
+        test: {
+          name: 'console',
+          include: ['console/**/*.test.tsx'],
+          browser: chromium(),
         },
       },
     ],

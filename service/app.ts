@@ -25,6 +25,7 @@ import { grants } from './http/auth';
 import { installAuth } from './http/auth-hook';
 import { installBodyParsing } from './http/body-parsing';
 import { boundClose } from './http/connections';
+import { deviceView } from './http/device-scope';
 import { lingerOnUnreadBodies, type LingerBounds } from './http/linger';
 import { answerRouterError, installErrorHandling, PATH_PARAM_MAX } from './http/errors';
 import { MdnsAnnouncement, type MdnsOptions } from './jobs/mdns';
@@ -166,7 +167,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   installErrorHandling(app, (why) => ctx.node.writesRefused(why, ctx.clock.now()));
   // Registered (awaited) first, so that the cookies are parsed before the auth hook reads them.
   await app.register(cookie);
-  installAuth(app, ctx.auth, (secret) => sessionOf(ctx, secret));
+  installAuth(app, ctx.auth, (secret) => sessionOf(ctx, secret), deviceView);
   // Before boundClose: its `Connection: close` while the app closes must win over the linger's.
   lingerOnUnreadBodies(app, options.linger);
   boundClose(app, options.closeGraceMs);

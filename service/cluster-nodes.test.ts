@@ -82,6 +82,10 @@ describe.skipIf(!TEST_POSTGRES_URL)('two nodes on one PostgreSQL (needs npm run 
     console.on('notice', (notice) => notices.push(notice));
     const group = (await call(b, 'POST', '/groups', { name: 'Floor 2' })).json<{ id: string }>();
     await vi.waitFor(() => expect(notices).toContainEqual({ resource: 'groups', id: group.id }));
+    // Once: each node tells its own consoles what it heard on the bus.
+    const marker = (await call(a, 'POST', '/groups', { name: 'Floor 3' })).json<{ id: string }>();
+    await vi.waitFor(() => expect(notices).toContainEqual({ resource: 'groups', id: marker.id }));
+    expect(notices.filter((notice) => notice.id === group.id)).toHaveLength(1);
   });
 
   it('logs the events of concurrent writes on both nodes so that a replay from any of them misses none', async () => {

@@ -3,8 +3,7 @@ import { NodeState } from './cluster/node-state';
 import type { Database } from './db/database';
 import { TokenAuthenticator } from './http/auth';
 import { DEFAULT_PAIRING_LIMITS, type PairingLimits } from './http/pairing-limits';
-import { NoticeBus } from './realtime/notices';
-import { EventPublisher } from './realtime/publisher';
+import { ChangePipeline } from './realtime/changes';
 import { SessionEnds } from './realtime/session-ends';
 import { TokenRepository } from './repositories/tokens';
 import { PUBLIC_ONLY, type HttpAllowPolicy } from './scripts/destinations';
@@ -143,9 +142,8 @@ export interface ServiceContext {
   config: ServiceConfig;
   clock: Clock;
   auth: TokenAuthenticator;
-  events: EventPublisher;
-  /** What watching consoles hear of changes that log no event (realtime/notices.ts). */
-  notices: NoticeBus;
+  /** Where every action says what it changed; devices' events and consoles' notices come from it (realtime/changes.ts). */
+  changes: ChangePipeline;
   /** Sessions ended by sign-out or a user's change: their sockets are cut (realtime/session-ends.ts). */
   sessionEnds: SessionEnds;
   log: ServiceLog;
@@ -172,8 +170,7 @@ export function createContext<Jobs extends JobsPort>(
     clock,
     log,
     auth,
-    events: new EventPublisher(db),
-    notices: new NoticeBus(),
+    changes: new ChangePipeline(db),
     sessionEnds: new SessionEnds(node.bus),
     node,
   } as ServiceContext & { jobs: Jobs };

@@ -256,7 +256,7 @@ describe('groups of screens', () => {
 
   it('tells watching consoles of every group written (the groups notice)', async () => {
     const heard: OperatorNotice[] = [];
-    const stop = service.app.wallboard.notices.addSink((notice) => heard.push(notice));
+    const stop = service.app.wallboard.changes.onNotice((notice) => heard.push(notice));
     try {
       const group = await ok('POST', '/groups', { name: 'Noticed' }, 201);
       await ok('PATCH', `/groups/${group.id}`, { name: 'Noticed again' });

@@ -109,7 +109,7 @@ describe('replay', () => {
       if (i % 10 === 0) await putMetrics('disk', { value: -i, pad: pad(10_000) });
       if (i % 10 === 0) await putMetrics('mem', { value: i, pad: pad(300_000) }); // not lobby's
     }
-    await service.app.wallboard.events.publish(notification('c1', 'while away'), [rooms.channel('c1')]);
+    await service.app.wallboard.changes.publish(notification('c1', 'while away'));
 
     const ack = await hello(open(), seen);
     expect(helloAckSchema.safeParse(ack).success).toBe(true);
@@ -140,9 +140,8 @@ describe('replay', () => {
     expect(bytes).toMatchObject({ resync: true, events: [] });
 
     const { last_event_id: later } = await hello(open(), null);
-    await service.app.wallboard.events.transaction(async (_tx, emit) => {
-      for (let i = 0; i <= REPLAY_LIMITS.events; i++)
-        emit(notification('c1', `many ${i}`), [rooms.channel('c1')]);
+    await service.app.wallboard.changes.transaction(async (_tx, emit) => {
+      for (let i = 0; i <= REPLAY_LIMITS.events; i++) emit(notification('c1', `many ${i}`));
     });
     const many = await hello(open(), later);
     expect(many).toMatchObject({ resync: true, events: [] });

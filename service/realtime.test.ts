@@ -38,8 +38,8 @@ describe('realtime', () => {
     const ack = await hello(client, null);
     expect(ack).toMatchObject({ resync: true, events: [] });
     const received = nextEvent(client);
-    await service.app.wallboard.events.publish(notification('c2', 'not for lobby'), [rooms.channel('c2')]);
-    await service.app.wallboard.events.publish(notification('c1', 'for lobby'), [rooms.channel('c1')]);
+    await service.app.wallboard.changes.publish(notification('c2', 'not for lobby'));
+    await service.app.wallboard.changes.publish(notification('c1', 'for lobby'));
     const event = await received;
     expect(event).toMatchObject({ type: 'notification.created', notification: { title: 'for lobby' } });
     expect(event.id).toBeGreaterThan(ack.last_event_id);
@@ -49,12 +49,10 @@ describe('realtime', () => {
     const first = open();
     const { last_event_id: seen } = await hello(first, null);
     first.disconnect();
-    const { events } = service.app.wallboard;
-    await events.publish(notification('c1', 'missed 1'), [rooms.channel('c1')]);
-    await events.publish(notification('c2', 'other screen'), [rooms.channel('c2')]);
-    await events.publish({ type: 'metrics.changed', flow_id: 'f1', flow_tag: 'cpu', data: { value: 3 } }, [
-      rooms.flow('f1'),
-    ]);
+    const events = service.app.wallboard.changes;
+    await events.publish(notification('c1', 'missed 1'));
+    await events.publish(notification('c2', 'other screen'));
+    await events.publish({ type: 'metrics.changed', flow_id: 'f1', flow_tag: 'cpu', data: { value: 3 } });
     const ack = await hello(open(), seen);
     expect(ack.resync).toBe(false);
     expect(ack.events.map((e) => e.type)).toEqual(['notification.created', 'metrics.changed']);
@@ -64,8 +62,8 @@ describe('realtime', () => {
 
   it('asks for a resync when the missed events are no longer kept', async () => {
     const { last_event_id: seen } = await hello(open(), null);
-    const { events } = service.app.wallboard;
-    for (let i = 0; i < 3; i++) await events.publish(notification('c1', `n${i}`), [rooms.channel('c1')]);
+    const events = service.app.wallboard.changes;
+    for (let i = 0; i < 3; i++) await events.publish(notification('c1', `n${i}`));
     await new EventRepository(service.db).prune(1, 1024 * 1024);
     expect((await hello(open(), seen)).resync).toBe(true);
     expect((await hello(open(), seen + 1_000_000)).resync).toBe(true);
@@ -79,14 +77,12 @@ describe('realtime', () => {
       .set({ playlist_id: 'p2' })
       .where('tag', '=', 'lobby')
       .execute();
-    await service.app.wallboard.events.publish({ type: 'device.changed', device_tag: 'lobby' }, [
-      rooms.device('lobby'),
-    ]);
+    await service.app.wallboard.changes.publish({ type: 'device.changed', device_tag: 'lobby' });
     await expect
       .poll(async () => (await service.app.realtime.in(rooms.channel('c2')).fetchSockets()).length)
       .toBe(1);
     const received = nextEvent(client);
-    await service.app.wallboard.events.publish(notification('c2', 'now yours'), [rooms.channel('c2')]);
+    await service.app.wallboard.changes.publish(notification('c2', 'now yours'));
     expect(await received).toMatchObject({ notification: { title: 'now yours' } });
   });
 
@@ -109,9 +105,9 @@ describe('realtime', () => {
     expect((await service.call('DELETE', `/account/tokens/${id}`)).statusCode).toBe(204);
     expect(await gone).toBe('io server disconnect');
     const received = nextEvent(kept);
-    // Both sockets said hello as lobby, whatever it plays by now.
-    await service.app.wallboard.events.publish(notification('c1', 'after deletion'), [rooms.device('lobby')]);
-    expect(await received).toMatchObject({ notification: { title: 'after deletion' } });
+    // Both sockets said hello as lobby, whatever it plays by now: its own room.
+    await service.app.wallboard.changes.publish({ type: 'device.changed', device_tag: 'lobby' });
+    expect(await received).toMatchObject({ type: 'device.changed', device_tag: 'lobby' });
     expect(heard).toEqual([]);
     // Its reconnection is refused, as before.
     expect((await connectError(open(secret))).message).toContain('a valid token is required');

@@ -25,7 +25,7 @@ beforeAll(async () => {
       wrap: faults.wrap,
     },
   );
-  service.app.wallboard.events.addSink((event) => pushed.push({ event, afterCommits: commits() }));
+  service.app.wallboard.changes.onEvent((event) => pushed.push({ event, afterCommits: commits() }));
   for (const [tag, variant] of [
     ['cpu', 'value'],
     ['mem', 'gauge'],

@@ -5,7 +5,6 @@ import { placementOf, type Widget } from '../../src/shared/widget';
 import type { ServiceContext } from '../context';
 import { conflict, DomainError, invalid, notFound } from '../domain/errors';
 import { refuseHttpMedia } from '../domain/http-media';
-import { rooms } from '../realtime/rooms';
 import { BoardRepository } from '../repositories/boards';
 import { WidgetRepository, type NewWidget } from '../repositories/widgets';
 import { channelsOrDefault, checkChannels } from './boards';
@@ -71,16 +70,16 @@ export async function saveBoardContent(
   ctx: ServiceContext,
   boardId: string,
   save: BoardContentSave,
-): Promise<BoardContent> {
+): Promise<BoardContent | null> {
   const current = await new BoardRepository(ctx.db).get(boardId);
-  if (!current) throw notFound(`board ${boardId}`);
+  if (!current) return null;
   // Checked first too: a stale copy's widget ids may name widgets deleted since.
   checkFresh(current, save.updated_at);
   await checkChannels(ctx, save.board.channel_ids);
   refuseHttpMedia(ctx.config, [{ path: 'body.board.background_url', url: save.board.background_url }]);
   await checkMediaExist(ctx.db, [{ path: 'body.board.background_url', url: save.board.background_url }]);
   const widgets = await resolveWidgets(ctx, boardId, save);
-  return ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const boards = new BoardRepository(tx);
     const repository = new WidgetRepository(tx);
     const locked = await boards.getForUpdate(boardId);
@@ -101,7 +100,7 @@ export async function saveBoardContent(
       // Deleted meanwhile through the widget routes, which leave the board's updated_at as it was.
       if (!written) throw conflict(`widget ${id ?? ''} was deleted meanwhile; load the board again`);
     }
-    emit({ type: 'board.changed', board_id: boardId }, [rooms.board(boardId)]);
+    emit({ type: 'board.changed', board_id: boardId });
     return { board, widgets: await repository.listByBoard(boardId) };
   });
 }
@@ -124,13 +123,13 @@ export async function duplicateBoard(
   ctx: ServiceContext,
   boardId: string,
   body: BoardDuplicate,
-): Promise<BoardContent> {
+): Promise<BoardContent | null> {
   const now = ctx.clock.now();
-  const content = await ctx.db.transaction(async (tx) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const boards = new BoardRepository(tx);
     const repository = new WidgetRepository(tx);
     const source = await boards.get(boardId);
-    if (!source) throw notFound(`board ${boardId}`);
+    if (!source) return null;
     const { id: _id, created_at: _created, updated_at: _updated, ...settings } = source;
     const name = body.name ?? `${source.name.slice(0, NAME_MAX - COPY_SUFFIX.length)}${COPY_SUFFIX}`;
     const board = await boards.create({ ...settings, name }, now);
@@ -141,8 +140,7 @@ export async function duplicateBoard(
         await repository.create({ variant, flow_id, board_id: board.id, ...placementOf(widget), code }),
       );
     }
+    emit({ type: 'console', resource: 'boards', id: board.id });
     return { board, widgets };
   });
-  ctx.notices.changed('boards', content.board.id);
-  return content;
 }

@@ -8,7 +8,6 @@ import { defaultChannelId } from '../accounts/accounts';
 import type { ServiceContext } from '../context';
 import { conflict, DomainError, invalid, notFound } from '../domain/errors';
 import { refuseHttpMedia } from '../domain/http-media';
-import { rooms } from '../realtime/rooms';
 import { BoardRepository } from '../repositories/boards';
 import { FlowRepository } from '../repositories/flows';
 import { freeFlowTag } from '../repositories/tags';
@@ -53,8 +52,8 @@ export async function createBoard(ctx: ServiceContext, body: BoardCreate): Promi
     { ...body, channel_ids: channelsOrDefault(body.channel_ids) },
     ctx.clock.now(),
   );
-  // No device to tell, but the consoles list it (realtime/notices.ts).
-  ctx.notices.changed('boards', board.id);
+  // No device to tell, but the consoles list it.
+  await ctx.changes.publish({ type: 'console', resource: 'boards', id: board.id });
   return board;
 }
 
@@ -75,9 +74,9 @@ export async function updateBoard(
     channel_ids: patch.channel_ids ? channelsOrDefault(patch.channel_ids) : current.channel_ids,
   };
   if (next.columns < current.columns || next.rows < current.rows) await checkGrid(ctx, next);
-  return ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const board = await new BoardRepository(tx).replace(next, ctx.clock.now());
-    if (board) emit({ type: 'board.changed', board_id: board.id }, [rooms.board(board.id)]);
+    if (board) emit({ type: 'board.changed', board_id: board.id });
     return board;
   });
 }
@@ -85,15 +84,15 @@ export async function updateBoard(
 /** Deletes the board with its widgets and takes it out of every playlist that plays it. */
 export async function deleteBoard(ctx: ServiceContext, id: string): Promise<void> {
   const now = ctx.clock.now();
-  await ctx.events.transaction(async (tx, emit) => {
+  await ctx.changes.transaction(async (tx, emit) => {
     const repository = new BoardRepository(tx);
     const changed = await repository.removeFromPlaylists(id, now);
     // Thrown, not answered: the playlists' change is rolled back with it.
     if (!(await repository.delete(id))) throw notFound(`board ${id}`);
     for (const playlistId of changed) {
-      emit({ type: 'playlist.changed', playlist_id: playlistId }, [rooms.playlist(playlistId)]);
+      emit({ type: 'playlist.changed', playlist_id: playlistId });
     }
-    emit({ type: 'board.changed', board_id: id }, [rooms.board(id)]);
+    emit({ type: 'board.changed', board_id: id });
   });
 }
 
@@ -142,7 +141,7 @@ async function importFlow(
 export async function importBoard(ctx: ServiceContext, input: BoardImport): Promise<string> {
   const { widgets: imported, ...settings } = input;
   const now = ctx.clock.now();
-  const id = await ctx.db.transaction(async (tx) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const boards = new BoardRepository(tx);
     const widgets = new WidgetRepository(tx);
     const flowRepository = new FlowRepository(tx);
@@ -187,9 +186,8 @@ export async function importBoard(ctx: ServiceContext, input: BoardImport): Prom
         code: widget.code,
       });
     }
+    emit({ type: 'console', resource: 'boards', id: board.id });
+    emit({ type: 'console', resource: 'flows' });
     return board.id;
   });
-  ctx.notices.changed('boards', id);
-  ctx.notices.changed('flows');
-  return id;
 }

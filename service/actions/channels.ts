@@ -2,7 +2,6 @@ import type { Channel, ChannelCreate, ChannelUpdate } from '../../src/shared/cha
 import { defaultChannelId } from '../accounts/accounts';
 import type { ServiceContext } from '../context';
 import { conflict, DomainError } from '../domain/errors';
-import { rooms } from '../realtime/rooms';
 import { ChannelRepository, unknownParent } from '../repositories/channels';
 import { slugOf } from '../repositories/tags';
 
@@ -24,8 +23,8 @@ export async function createChannel(ctx: ServiceContext, body: ChannelCreate): P
         parent_channel_id,
         created_at: ctx.clock.now(),
       });
-      // No device to tell, but the consoles list it (realtime/notices.ts).
-      ctx.notices.changed('channels', channel.id);
+      // No device to tell, but the consoles list it.
+      await ctx.changes.publish({ type: 'console', resource: 'channels', id: channel.id });
       return channel;
     } catch (error) {
       // The only conflict of a new channel is its tag.
@@ -42,7 +41,7 @@ export async function updateChannel(
   body: ChannelUpdate,
 ): Promise<Channel | null> {
   const channel = await new ChannelRepository(ctx.db).update(id, body);
-  if (channel) ctx.notices.changed('channels', id);
+  if (channel) await ctx.changes.publish({ type: 'console', resource: 'channels', id });
   return channel;
 }
 
@@ -52,19 +51,15 @@ export async function updateChannel(
  */
 export async function deleteChannel(ctx: ServiceContext, id: string): Promise<boolean> {
   if (id === defaultChannelId()) throw conflict('the default channel cannot be deleted');
-  const changed = await ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const deleted = await new ChannelRepository(tx).delete(id, ctx.clock.now());
-    for (const flowId of deleted?.flowIds ?? []) {
-      emit({ type: 'flow.changed', flow_id: flowId }, [rooms.flow(flowId)]);
+    if (!deleted) return false;
+    for (const flowId of deleted.flowIds) emit({ type: 'flow.changed', flow_id: flowId });
+    for (const boardId of deleted.boardIds) emit({ type: 'board.changed', board_id: boardId });
+    for (const playlistId of deleted.playlistIds) {
+      emit({ type: 'playlist.changed', playlist_id: playlistId });
     }
-    for (const boardId of deleted?.boardIds ?? []) {
-      emit({ type: 'board.changed', board_id: boardId }, [rooms.board(boardId)]);
-    }
-    for (const playlistId of deleted?.playlistIds ?? []) {
-      emit({ type: 'playlist.changed', playlist_id: playlistId }, [rooms.playlist(playlistId)]);
-    }
-    return deleted;
+    emit({ type: 'console', resource: 'channels', id });
+    return true;
   });
-  if (changed !== null) ctx.notices.changed('channels', id);
-  return changed !== null;
 }

@@ -9,7 +9,6 @@ import {
 import type { Device } from '../../src/shared/device';
 import type { ServiceContext } from '../context';
 import { conflict, notFound } from '../domain/errors';
-import { rooms } from '../realtime/rooms';
 import { CommandRepository } from '../repositories/commands';
 import { DeviceRepository } from '../repositories/devices';
 
@@ -40,7 +39,7 @@ export async function deviceOf(devices: DeviceRepository, tag: string): Promise<
 /** Queues a command for the device and pushes it to the device's room. */
 export function sendCommand(ctx: ServiceContext, tag: string, type: CommandType): Promise<Command> {
   const now = ctx.clock.now();
-  return ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const device = await deviceOf(new DeviceRepository(tx), tag);
     const commands = new CommandRepository(tx);
     if ((await commands.countOpen(device.id)) >= COMMANDS_WAITING_MAX) {
@@ -54,7 +53,7 @@ export function sendCommand(ctx: ServiceContext, tag: string, type: CommandType)
       now,
       new Date(now.getTime() + COMMAND_TTL_SECONDS * 1000),
     );
-    emit({ type: 'command.created', command }, [rooms.device(tag)]);
+    emit({ type: 'command.created', command });
     return command;
   });
 }
@@ -71,10 +70,10 @@ export async function reportCommandResult(
   result: CommandResult,
 ): Promise<Command | null> {
   const now = ctx.clock.now();
-  const { command, changed } = await ctx.db.transaction(async (tx) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const commands = new CommandRepository(tx);
     const command = await commands.findForUpdate(tag, id);
-    if (!command || command.status === result.status) return { command, changed: false };
+    if (!command || command.status === result.status) return command;
     if (!NEXT[command.status].includes(result.status)) {
       const why = command.reason ? ` (${command.reason})` : '';
       throw conflict(`command ${id} is ${command.status}${why}; it cannot become ${result.status}`, [
@@ -83,11 +82,9 @@ export async function reportCommandResult(
     }
     const reason = result.reason ?? null;
     await commands.setStatus(id, result.status, reason, now);
-    const updated = { ...command, status: result.status, reason, updated_at: now.toISOString() };
-    return { command: updated, changed: true };
+    emit({ type: 'console', resource: 'commands', id });
+    return { ...command, status: result.status, reason, updated_at: now.toISOString() };
   });
-  if (changed) ctx.notices.changed('commands', id);
-  return command;
 }
 
 /** Why an unfinished command failed, by the status it was left in. */
@@ -101,6 +98,6 @@ function expiryReason(status: CommandStatus): string {
 /** Fails every unfinished command past its time; how many. */
 export async function expireCommands(ctx: ServiceContext): Promise<number> {
   const expired = await new CommandRepository(ctx.db).expire(ctx.clock.now(), expiryReason);
-  if (expired > 0) ctx.notices.changed('commands');
+  if (expired > 0) await ctx.changes.publish({ type: 'console', resource: 'commands' });
   return expired;
 }

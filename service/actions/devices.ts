@@ -2,8 +2,7 @@ import { withAccount } from '../accounts/scope';
 import type { Device, DeviceCreate, DeviceUpdate, Heartbeat } from '../../src/shared/device';
 import type { ServiceContext } from '../context';
 import type { Queryable } from '../db/database';
-import type { Emit } from '../realtime/publisher';
-import { rooms } from '../realtime/rooms';
+import type { Emit } from '../realtime/changes';
 import { DeviceHistoryRepository } from '../repositories/device-history';
 import { DeviceRepository, unknownGroup } from '../repositories/devices';
 import { GroupRepository } from '../repositories/groups';
@@ -18,7 +17,7 @@ import { checkPlaylistsNamed, checkSchedule } from './screen-settings';
  */
 
 function announce(emit: Emit, tag: string): void {
-  emit({ type: 'device.changed', device_tag: tag }, [rooms.device(tag)]);
+  emit({ type: 'device.changed', device_tag: tag });
 }
 
 /**
@@ -36,12 +35,13 @@ async function checkReferences(tx: Queryable, input: DeviceUpdate): Promise<void
 /** A device with an unused tag. Nothing is listening to its room yet. */
 export async function createDevice(ctx: ServiceContext, input: DeviceCreate): Promise<Device> {
   checkSchedule(input.schedule);
-  const device = await ctx.events.transaction(async (tx) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     await checkReferences(tx, input);
-    return new DeviceRepository(tx).create(input);
+    const device = await new DeviceRepository(tx).create(input);
+    // Nothing is listening to its room yet: the consoles list it.
+    emit({ type: 'console', resource: 'devices', id: device.tag });
+    return device;
   });
-  ctx.notices.changed('devices', device.tag);
-  return device;
 }
 
 /** Null when there is no such device; a setting null unsets it (its group's, or the default, applies). */
@@ -51,7 +51,7 @@ export async function updateDevice(
   patch: DeviceUpdate,
 ): Promise<Device | null> {
   checkSchedule(patch.schedule);
-  return ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     await checkReferences(tx, patch);
     const updated = await new DeviceRepository(tx).update(tag, patch);
     // An empty patch changes nothing, so the device need not hear of it.
@@ -65,7 +65,7 @@ export async function updateDevice(
  * and the authenticator is told, so that they are refused, and their sockets cut, at once.
  */
 export async function deleteDevice(ctx: ServiceContext, tag: string): Promise<boolean> {
-  const { gone, tokenIds } = await ctx.events.transaction(async (tx, emit) => {
+  const { gone, tokenIds } = await ctx.changes.transaction(async (tx, emit) => {
     const tokenIds = await new TokenRepository(tx).idsBoundTo(tag);
     const gone = await new DeviceRepository(tx).delete(tag);
     if (gone) announce(emit, tag);
@@ -88,25 +88,24 @@ export async function recordHeartbeat(
 ): Promise<Device | null> {
   const now = ctx.clock.now();
   const diagnostics = { ...heartbeat, received_at: now.toISOString() };
-  const { device, noticed } = await ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const devices = new DeviceRepository(tx);
     // The zone it reports is where its schedules are read when none is set on it.
     const change = await devices.recordHeartbeat(tag, diagnostics, now, ip, heartbeat.time_zone);
-    if (!change) return { device: null, noticed: false };
+    if (!change) return null;
     if (!change.wasOnline) announce(emit, tag);
     const entries = heartbeatHistory(change.previousDiagnostics, heartbeat, change.wasOnline, now, ip);
     await new DeviceHistoryRepository(tx).add(tag, entries);
-    return { device: change.device, noticed: change.wasOnline && entries.length > 0 };
+    // What it shows or failed to show changed: the device need not hear of it, but a console
+    // must. A heartbeat that changes nothing tells nobody.
+    if (change.wasOnline && entries.length > 0) emit({ type: 'console', resource: 'devices', id: tag });
+    return change.device;
   });
-  // What it shows or failed to show changed: no event (the device need not hear of it), but a
-  // console must. A heartbeat that changes nothing tells nobody.
-  if (noticed) ctx.notices.changed('devices', tag);
-  return device;
 }
 
 /** The device says it is going offline (it quits). Null for an unknown device. */
 export async function recordGoingOffline(ctx: ServiceContext, tag: string): Promise<Device | null> {
-  return ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const change = await new DeviceRepository(tx).markOffline(tag);
     if (!change) return null;
     announce(emit, tag);
@@ -126,7 +125,7 @@ export async function recordGoingOffline(ctx: ServiceContext, tag: string): Prom
  * turned offline.
  */
 export async function recordSocketGone(ctx: ServiceContext, tag: string, since: Date): Promise<boolean> {
-  return ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const turned = await new DeviceRepository(tx).markOfflineIfSilentSince(tag, since);
     if (turned) {
       announce(emit, tag);
@@ -151,7 +150,7 @@ export async function sweepPresence(ctx: ServiceContext): Promise<string[]> {
 }
 
 async function sweepAccount(ctx: ServiceContext, cutoff: Date): Promise<string[]> {
-  return ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const tags = await new DeviceRepository(tx).markSilentOffline(cutoff);
     for (const tag of tags) announce(emit, tag);
     const detail = `no heartbeat for ${ctx.config.offlineAfterSeconds} s`;

@@ -3,7 +3,6 @@ import { defaultChannelId } from '../accounts/accounts';
 import type { ServiceContext } from '../context';
 import { invalid } from '../domain/errors';
 import { metricsCheck } from '../domain/metrics-check';
-import { rooms } from '../realtime/rooms';
 import { ChannelRepository } from '../repositories/channels';
 import { FlowRepository, unknownChannel, type FlowPatch } from '../repositories/flows';
 
@@ -23,28 +22,30 @@ export async function createFlow(ctx: ServiceContext, body: FlowCreate): Promise
   if (issues) throw invalid(`the data does not fit a flow of variant "${variant}"`, issues);
   const channelId = channel_id === undefined ? defaultChannelId() : channel_id;
   await checkChannel(ctx, channelId);
-  const flow = await new FlowRepository(ctx.db).create(
-    {
-      tag,
-      variant,
-      type,
-      channel_id: channelId,
-      source,
-      parameters,
-      enabled: isFlowReady({ source, parameters }),
-      created_at: ctx.clock.now(),
-    },
-    data ?? {},
-  );
-  // No device shows it yet, so no event; the consoles list it (realtime/notices.ts).
-  ctx.notices.changed('flows', flow.id);
-  return flow;
+  return ctx.changes.transaction(async (tx, emit) => {
+    const flow = await new FlowRepository(tx).create(
+      {
+        tag,
+        variant,
+        type,
+        channel_id: channelId,
+        source,
+        parameters,
+        enabled: isFlowReady({ source, parameters }),
+        created_at: ctx.clock.now(),
+      },
+      data ?? {},
+    );
+    // No device shows it yet: the consoles list it.
+    emit({ type: 'console', resource: 'flows', id: flow.id });
+    return flow;
+  });
 }
 
 /** Null when there is no such flow. A new source or parameters decide `enabled` again. */
 export async function updateFlow(ctx: ServiceContext, id: string, body: FlowUpdate): Promise<Flow | null> {
   await checkChannel(ctx, body.channel_id);
-  return ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const updated = await new FlowRepository(tx).update(id, (current) => {
       const patch: FlowPatch = { ...body };
       if (body.source !== undefined || body.parameters !== undefined) {
@@ -57,7 +58,7 @@ export async function updateFlow(ctx: ServiceContext, id: string, body: FlowUpda
     });
     // An empty patch changes nothing, so devices need not hear of it.
     if (updated && Object.values(body).some((value) => value !== undefined)) {
-      emit({ type: 'flow.changed', flow_id: id }, [rooms.flow(id)]);
+      emit({ type: 'flow.changed', flow_id: id });
     }
     return updated;
   });
@@ -65,22 +66,22 @@ export async function updateFlow(ctx: ServiceContext, id: string, body: FlowUpda
 
 /** False when there is no such flow. Its widgets go with it, so their boards change too. */
 export function deleteFlow(ctx: ServiceContext, id: string): Promise<boolean> {
-  return ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const gone = await new FlowRepository(tx).delete(id);
     if (!gone) return false;
     for (const boardId of gone.boardIds) {
-      emit({ type: 'board.changed', board_id: boardId }, [rooms.board(boardId)]);
+      emit({ type: 'board.changed', board_id: boardId });
     }
-    emit({ type: 'flow.changed', flow_id: id }, [rooms.flow(id)]);
+    emit({ type: 'flow.changed', flow_id: id });
     return true;
   });
 }
 
 /** Sets or clears the flow's `errored` flag (the error route, a script's run); null for an unknown tag. */
 export function setFlowErrored(ctx: ServiceContext, tag: string, errored: boolean): Promise<Flow | null> {
-  return ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const updated = await new FlowRepository(tx).setErrored(tag, errored);
-    if (updated) emit({ type: 'flow.changed', flow_id: updated.id }, [rooms.flow(updated.id)]);
+    if (updated) emit({ type: 'flow.changed', flow_id: updated.id });
     return updated;
   });
 }

@@ -12,12 +12,12 @@ import { announceScreens, checkPlaylistsNamed, checkSchedule, setsAnySetting } f
 export async function createGroup(ctx: ServiceContext, input: GroupCreate): Promise<Group> {
   checkSchedule(input.schedule);
   // No screen is in it yet: nothing to announce to devices; the consoles list it.
-  const group = await ctx.events.transaction(async (tx) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     await checkPlaylistsNamed(tx, input);
-    return new GroupRepository(tx).create(input, ctx.clock.now());
+    const group = await new GroupRepository(tx).create(input, ctx.clock.now());
+    emit({ type: 'console', resource: 'groups', id: group.id });
+    return group;
   });
-  ctx.notices.changed('groups', group.id);
-  return group;
 }
 
 /** Null when there is no such group; what the patch leaves out is left as it is. */
@@ -29,29 +29,28 @@ export async function updateGroup(
   checkSchedule(patch.schedule);
   const groups = new GroupRepository(ctx.db);
   if (patch.name === undefined && !setsAnySetting(patch)) return groups.find(id);
-  const updated = await ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     await checkPlaylistsNamed(tx, patch);
     const repository = new GroupRepository(tx);
     const group = await repository.update(id, patch, ctx.clock.now());
+    if (!group) return null;
     // A new name changes nothing a screen shows.
-    if (group && setsAnySetting(patch)) announceScreens(emit, await repository.memberTags(id));
+    if (setsAnySetting(patch)) announceScreens(emit, await repository.memberTags(id));
+    emit({ type: 'console', resource: 'groups', id });
     return group;
   });
-  if (updated) ctx.notices.changed('groups', id);
-  return updated;
 }
 
 /** False when there is no such group; its screens are left in none, and are told. */
 export async function deleteGroup(ctx: ServiceContext, id: string): Promise<boolean> {
-  const gone = await ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const repository = new GroupRepository(tx);
     // Locked first, so no screen joins between the question of who is in it and the delete.
     if (!(await repository.lock(id))) return false;
     const members = await repository.memberTags(id);
     await repository.delete(id);
     announceScreens(emit, members);
+    emit({ type: 'console', resource: 'groups', id });
     return true;
   });
-  if (gone) ctx.notices.changed('groups', id);
-  return gone;
 }

@@ -6,7 +6,6 @@ import type { Queryable } from '../db/database';
 import { conflict, invalid } from '../domain/errors';
 import { newId } from '../ids';
 import type { MediaStorage, ReceivedFile } from '../media/storage';
-import { rooms } from '../realtime/rooms';
 import { BoardRepository } from '../repositories/boards';
 import { MediaRepository } from '../repositories/media';
 import { PlaylistRepository } from '../repositories/playlists';
@@ -54,7 +53,7 @@ export async function uploadMedia(
       at,
     );
   });
-  ctx.notices.changed('media', media.id);
+  await ctx.changes.publish({ type: 'console', resource: 'media', id: media.id });
   return { ...media, used_by: [] };
 }
 
@@ -76,7 +75,7 @@ export async function deleteMedia(
   detach: boolean,
 ): Promise<boolean> {
   const now = ctx.clock.now();
-  const sha256 = await ctx.events.transaction(async (tx, emit) => {
+  const sha256 = await ctx.changes.transaction(async (tx, emit) => {
     const repository = new MediaRepository(tx);
     const media = await repository.find(id);
     if (!media) return null;
@@ -96,13 +95,13 @@ export async function deleteMedia(
           (item) => item.type === 'board' || libraryMediaId(item.url) !== id,
         );
         await playlists.update(usage.id, { items }, now);
-        emit({ type: 'playlist.changed', playlist_id: usage.id }, [rooms.playlist(usage.id)]);
+        emit({ type: 'playlist.changed', playlist_id: usage.id });
       } else {
         const boards = new BoardRepository(tx);
         const board = await boards.get(usage.id);
         if (!board) continue;
         await boards.replace({ ...board, background_url: null }, now);
-        emit({ type: 'board.changed', board_id: usage.id }, [rooms.board(usage.id)]);
+        emit({ type: 'board.changed', board_id: usage.id });
       }
     }
     await repository.delete(id);
@@ -111,7 +110,7 @@ export async function deleteMedia(
   });
   if (sha256 === null) return false;
   await storage.released([sha256]);
-  ctx.notices.changed('media', id);
+  await ctx.changes.publish({ type: 'console', resource: 'media', id });
   return true;
 }
 

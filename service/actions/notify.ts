@@ -2,7 +2,6 @@ import type { Notification, NotificationCreate } from '../../src/shared/notifica
 import type { ServiceContext } from '../context';
 import { conflict, notFound } from '../domain/errors';
 import { refuseHttpMedia } from '../domain/http-media';
-import { rooms } from '../realtime/rooms';
 import { checkMediaExist } from './media';
 import { ChannelRepository } from '../repositories/channels';
 import { FlowRepository } from '../repositories/flows';
@@ -18,10 +17,10 @@ export function createNotification(
   body: NotificationCreate,
 ): Promise<Notification> {
   refuseHttpMedia(ctx.config, [{ path: 'body.sound_url', url: body.sound_url }]);
-  return ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     await checkMediaExist(tx, [{ path: 'body.sound_url', url: body.sound_url }]);
     const notification = await new NotificationRepository(tx).create(channelId, body, ctx.clock.now());
-    emit({ type: 'notification.created', notification }, [rooms.channel(channelId)]);
+    emit({ type: 'notification.created', notification });
     return notification;
   });
 }

@@ -11,7 +11,6 @@ import {
 import type { ServiceContext } from '../context';
 import { DomainError, unavailable } from '../domain/errors';
 import { hashSecret, newSecret } from '../http/auth';
-import { rooms } from '../realtime/rooms';
 import { DeviceRepository, unknownPlaylist } from '../repositories/devices';
 import { PairingRepository, type WaitingPairing } from '../repositories/pairings';
 import { PlaylistRepository } from '../repositories/playlists';
@@ -101,9 +100,9 @@ export async function startPairing(ctx: ServiceContext, source: string): Promise
     }
     throw unavailable('no free pairing code was found; try again');
   });
-  if (result.letGo > 0) ctx.notices.changed('pairings');
+  if (result.letGo > 0) await ctx.changes.publish({ type: 'console', resource: 'pairings' });
   if ('started' in result) {
-    ctx.notices.changed('pairings', result.started.pairing_id);
+    await ctx.changes.publish({ type: 'console', resource: 'pairings', id: result.started.pairing_id });
     return { started: result.started };
   }
   return { sourceFull: result.sourceFull };
@@ -134,7 +133,7 @@ export async function readPairing(
   }
   const { tokenSecret, deviceTag } = pairing;
   if (tokenSecret && deviceTag && (await pairings.markRead(id, now))) {
-    ctx.notices.changed('pairings', id);
+    await ctx.changes.publish({ type: 'console', resource: 'pairings', id });
     return { status: 'claimed', device_tag: deviceTag, token: tokenSecret };
   }
   return { status: 'read' };
@@ -174,7 +173,7 @@ export async function claimPairing(ctx: ServiceContext, claim: PairingClaim): Pr
     throw unknownPlaylist(claim.playlist_id);
   }
   const secret = newSecret();
-  const { device, tokenId } = await ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const devices = new DeviceRepository(tx);
     const tag = claim.tag ?? (await derivedTag(devices, pairing.code));
     let device = await devices.findByTag(tag);
@@ -187,7 +186,7 @@ export async function claimPairing(ctx: ServiceContext, claim: PairingClaim): Pr
       });
     } else if (claim.name !== undefined || claim.playlist_id !== undefined) {
       device = (await devices.update(tag, { name: claim.name, playlist_id: claim.playlist_id })) ?? device;
-      emit({ type: 'device.changed', device_tag: tag }, [rooms.device(tag)]);
+      emit({ type: 'device.changed', device_tag: tag });
     }
     const token = await new TokenRepository(tx).create({
       scope: 'affiliated',
@@ -204,13 +203,12 @@ export async function claimPairing(ctx: ServiceContext, claim: PairingClaim): Pr
     });
     // Claimed by another request meanwhile: this one's device and token are rolled back.
     if (!claimed) throw unknownCode(claim.code);
-    return { device, tokenId: token.id };
+    // A new device logs no event (nothing listens to it yet): the consoles are told.
+    emit({ type: 'console', resource: 'devices', id: device.tag });
+    emit({ type: 'console', resource: 'tokens', id: token.id });
+    emit({ type: 'console', resource: 'pairings', id: pairing.id });
+    return device;
   });
-  // A new device logs no event (nothing listens to it yet): the consoles are told here.
-  ctx.notices.changed('devices', device.tag);
-  ctx.notices.changed('tokens', tokenId);
-  ctx.notices.changed('pairings', pairing.id);
-  return device;
 }
 
 /**
@@ -219,16 +217,16 @@ export async function claimPairing(ctx: ServiceContext, claim: PairingClaim): Pr
  */
 export async function expirePairings(ctx: ServiceContext): Promise<void> {
   const now = ctx.clock.now();
-  const { unread, deleted } = await ctx.db.transaction(async (tx) => {
+  const unread = await ctx.changes.transaction(async (tx, emit) => {
     const pairings = new PairingRepository(tx);
     const tokenIds = await pairings.unreadExpiredTokens(now);
     await pairings.forgetUnreadExpired(now);
     const tokens = new TokenRepository(tx);
     for (const id of tokenIds) await tokens.delete(id);
     const deleted = await pairings.deleteExpiredBefore(new Date(now.getTime() - EXPIRED_PAIRINGS_KEPT_MS));
-    return { unread: tokenIds, deleted };
+    if (tokenIds.length > 0) emit({ type: 'console', resource: 'tokens' });
+    if (tokenIds.length > 0 || deleted > 0) emit({ type: 'console', resource: 'pairings' });
+    return tokenIds;
   });
   for (const id of unread) ctx.auth.forget(id);
-  if (unread.length > 0) ctx.notices.changed('tokens');
-  if (unread.length > 0 || deleted > 0) ctx.notices.changed('pairings');
 }

@@ -3,8 +3,7 @@ import type { Playlist, PlaylistCreate, PlaylistItem, PlaylistUpdate } from '../
 import type { ServiceContext } from '../context';
 import { invalid } from '../domain/errors';
 import { refuseHttpMedia } from '../domain/http-media';
-import type { Emit } from '../realtime/publisher';
-import { rooms } from '../realtime/rooms';
+import type { Emit } from '../realtime/changes';
 import { PlaylistRepository } from '../repositories/playlists';
 import { ScreenSettingsRepository } from '../repositories/screen-settings';
 import { checkMediaExist } from './media';
@@ -54,15 +53,16 @@ async function checkItems(ctx: ServiceContext, items: readonly PlaylistItem[]): 
   }
 }
 
-const playlistChanged = (emit: Emit, id: string) =>
-  emit({ type: 'playlist.changed', playlist_id: id }, [rooms.playlist(id)]);
+const playlistChanged = (emit: Emit, id: string) => emit({ type: 'playlist.changed', playlist_id: id });
 
 export async function createPlaylist(ctx: ServiceContext, body: PlaylistCreate): Promise<Playlist> {
   await checkItems(ctx, body.items);
-  // No device can show it yet, so no event; the consoles list it (realtime/notices.ts).
-  const playlist = await new PlaylistRepository(ctx.db).create(body, ctx.clock.now());
-  ctx.notices.changed('playlists', playlist.id);
-  return playlist;
+  return ctx.changes.transaction(async (tx, emit) => {
+    const playlist = await new PlaylistRepository(tx).create(body, ctx.clock.now());
+    // No device can show it yet: the consoles list it.
+    emit({ type: 'console', resource: 'playlists', id: playlist.id });
+    return playlist;
+  });
 }
 
 /** Null when there is no such playlist. `items`, when given, replace all its items. */
@@ -73,7 +73,7 @@ export async function updatePlaylist(
 ): Promise<Playlist | null> {
   if (patch.name === undefined && patch.items === undefined) return new PlaylistRepository(ctx.db).find(id);
   if (patch.items) await checkItems(ctx, patch.items);
-  return ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const updated = await new PlaylistRepository(tx).update(id, patch, ctx.clock.now());
     if (updated) playlistChanged(emit, id);
     return updated;
@@ -88,7 +88,7 @@ export function deletePlaylist(ctx: ServiceContext, id: string): Promise<boolean
   // The foreign key clears the devices' and groups' playlist_id, so who had it is asked first.
   // The lock keeps a device or a group from being given the playlist between that question and
   // the delete (schedules name their playlists under the same lock: actions/screen-settings.ts).
-  return ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const repository = new PlaylistRepository(tx);
     if (!(await repository.lockForDelete(id))) return false;
     const had = await new ScreenSettingsRepository(tx).forgetPlaylist(id);

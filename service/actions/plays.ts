@@ -13,11 +13,10 @@ export async function recordPlays(
   tag: string,
   plays: readonly PlayUpload[],
 ): Promise<PlaysReceived> {
-  const received = await ctx.db.transaction(async (tx) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const device = await deviceOf(new DeviceRepository(tx), tag);
     const stored = await new PlayRepository(tx).add(device.id, plays);
+    if (stored > 0) emit({ type: 'console', resource: 'plays', id: tag });
     return { received: plays.length, stored };
   });
-  if (received.stored > 0) ctx.notices.changed('plays', tag);
-  return received;
 }

@@ -4,8 +4,7 @@ import { scheduleProblems } from '../../src/shared/schedule-rules';
 import type { Queryable } from '../db/database';
 import { invalid } from '../domain/errors';
 import type { OwnSettings } from '../domain/screen-settings';
-import type { Emit } from '../realtime/publisher';
-import { rooms } from '../realtime/rooms';
+import type { Emit } from '../realtime/changes';
 import { ScreenSettingsRepository } from '../repositories/screen-settings';
 
 /**
@@ -66,5 +65,5 @@ export function setsAnySetting(patch: Partial<OwnSettings>): boolean {
 
 /** Tells each screen that what it plays, or how, may have changed: it fetches its settings again. */
 export function announceScreens(emit: Emit, tags: readonly string[]): void {
-  for (const tag of tags) emit({ type: 'device.changed', device_tag: tag }, [rooms.device(tag)]);
+  for (const tag of tags) emit({ type: 'device.changed', device_tag: tag });
 }

@@ -21,10 +21,10 @@ export async function storeScreenshot(
     ]);
   }
   const now = ctx.clock.now();
-  const info = await ctx.db.transaction(async (tx) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const device = await deviceOf(new DeviceRepository(tx), tag);
-    return new ScreenshotRepository(tx).put(device, png, size, now);
+    const info = await new ScreenshotRepository(tx).put(device, png, size, now);
+    emit({ type: 'console', resource: 'screenshots', id: tag });
+    return info;
   });
-  ctx.notices.changed('screenshots', tag);
-  return info;
 }

@@ -4,8 +4,7 @@ import { holdQuota } from '../accounts/quotas';
 import type { ServiceContext } from '../context';
 import type { Queryable } from '../db/database';
 import { DomainError, invalid } from '../domain/errors';
-import type { Emit } from '../realtime/publisher';
-import { rooms } from '../realtime/rooms';
+import type { Emit } from '../realtime/changes';
 import { FlowRepository } from '../repositories/flows';
 import { flowAlreadyFed, ScriptRepository, type ScriptPatch } from '../repositories/scripts';
 import { holdEnabledPlace } from '../scripts/enabled-cap';
@@ -85,7 +84,7 @@ async function detach(tx: Queryable, flowId: string, scriptId: string): Promise<
 
 function announceFlows(emit: Emit, ids: readonly (string | null)[]): void {
   for (const id of new Set(ids)) {
-    if (id) emit({ type: 'flow.changed', flow_id: id }, [rooms.flow(id)]);
+    if (id) emit({ type: 'flow.changed', flow_id: id });
   }
 }
 
@@ -96,7 +95,7 @@ export async function createScript(ctx: ServiceContext, body: ScriptCreate): Pro
   if (flow) await checkFree(new ScriptRepository(ctx.db), flow, null);
   let script: Script;
   try {
-    script = await ctx.events.transaction(async (tx, emit) => {
+    script = await ctx.changes.transaction(async (tx, emit) => {
       await holdQuota(tx, 'scripts');
       if (body.enabled) await holdEnabledPlace(tx, ctx.config.scriptsEnabledPerAccount);
       const created = await new ScriptRepository(tx).create(
@@ -111,12 +110,12 @@ export async function createScript(ctx: ServiceContext, body: ScriptCreate): Pro
         ctx.clock.now(),
       );
       announceFlows(emit, [flow ? await attach(tx, flow.id, created.id) : null]);
+      emit({ type: 'console', resource: 'scripts', id: created.id });
       return created;
     });
   } catch (error) {
     throw byTag(error, flow);
   }
-  ctx.notices.changed('scripts', script.id);
   await ctx.jobs.scriptChanged(script.id);
   return script;
 }
@@ -146,7 +145,7 @@ export async function updateScript(
   if (Object.keys(patch).length === 0 && flow === undefined) return current;
   let script: Script | null;
   try {
-    script = await ctx.events.transaction(async (tx, emit) => {
+    script = await ctx.changes.transaction(async (tx, emit) => {
       // Enabling takes a place under the account's limit; one enabled already holds its own.
       if (patch.enabled && !current.enabled) {
         await holdEnabledPlace(tx, ctx.config.scriptsEnabledPerAccount);
@@ -157,28 +156,26 @@ export async function updateScript(
       if (moving && current.flow_id) changed.push(await detach(tx, current.flow_id, id));
       if (nextFlowId && flow !== undefined) changed.push(await attach(tx, nextFlowId, id));
       announceFlows(emit, changed);
+      emit({ type: 'console', resource: 'scripts', id });
       return updated;
     });
   } catch (error) {
     throw byTag(error, flow);
   }
-  if (script) ctx.notices.changed('scripts', id);
   await ctx.jobs.scriptChanged(id);
   return script;
 }
 
 /** True when it existed. Its flow stops being fed (source null) and its runs go with it. */
 export async function deleteScript(ctx: ServiceContext, id: string): Promise<boolean> {
-  const deleted = await ctx.events.transaction(async (tx, emit) => {
+  const deleted = await ctx.changes.transaction(async (tx, emit) => {
     const script = await new ScriptRepository(tx).delete(id);
     if (!script) return false;
     announceFlows(emit, [script.flow_id ? await detach(tx, script.flow_id, id) : null]);
+    emit({ type: 'console', resource: 'scripts', id });
     return true;
   });
-  if (deleted) {
-    ctx.notices.changed('scripts', id);
-    await ctx.jobs.scriptChanged(id);
-  }
+  if (deleted) await ctx.jobs.scriptChanged(id);
   return deleted;
 }
 

@@ -1,6 +1,5 @@
 import type { TokenScope } from '../../src/shared/token';
 import type { ServiceContext } from '../context';
-import { notFound } from '../domain/errors';
 import { hashSecret, newSecret } from '../http/auth';
 import { DeviceRepository } from '../repositories/devices';
 import { TokenRepository, unknownDevice, type StoredToken } from '../repositories/tokens';
@@ -20,13 +19,17 @@ export async function createToken(
   }
   const secret = newSecret();
   const token = await new TokenRepository(ctx.db).create({ ...input, secretHash: hashSecret(secret) });
-  ctx.notices.changed('tokens', token.id);
+  await ctx.changes.publish({ type: 'console', resource: 'tokens', id: token.id });
   return { token, secret };
 }
 
-/** Deletes the token: requests with it are refused at once, on every node. Not found: 404. */
-export async function deleteToken(ctx: ServiceContext, id: string): Promise<void> {
-  if (!(await new TokenRepository(ctx.db).delete(id))) throw notFound(`token ${id}`);
-  ctx.auth.forget(id);
-  ctx.notices.changed('tokens', id);
+/** Deletes the token: requests with it are refused at once, on every node. False when there is none. */
+export async function deleteToken(ctx: ServiceContext, id: string): Promise<boolean> {
+  const gone = await ctx.changes.transaction(async (tx, emit) => {
+    if (!(await new TokenRepository(tx).delete(id))) return false;
+    emit({ type: 'console', resource: 'tokens', id });
+    return true;
+  });
+  if (gone) ctx.auth.forget(id);
+  return gone;
 }

@@ -86,7 +86,7 @@ export async function addUser(
   input: { login: string; password: string; role: Role },
 ): Promise<User> {
   const user = await createUser(ctx.db, input);
-  ctx.notices.changed('users', user.id);
+  await ctx.changes.publish({ type: 'console', resource: 'users', id: user.id });
   return user;
 }
 
@@ -100,38 +100,41 @@ async function keepAnAdmin(users: UserRepository, id: string): Promise<void> {
 }
 
 /**
- * Changes a user's role or password (by id); not found when there is none, conflict when it would
+ * Changes a user's role or password (by id); null when there is none, conflict when it would
  * demote the last admin. A new password ends the user's sessions, and their sockets are cut.
  */
 export async function changeUser(
   ctx: ServiceContext,
   id: string,
   patch: { role?: Role; password?: string },
-): Promise<User> {
+): Promise<User | null> {
   if (patch.password !== undefined) checkPassword(patch.password);
   const passwordHash = patch.password === undefined ? undefined : await hashPassword(patch.password);
-  const user = await ctx.db.transaction(async (tx): Promise<StoredUser> => {
+  const user = await ctx.changes.transaction(async (tx, emit): Promise<StoredUser | null> => {
     const users = new UserRepository(tx);
     if (patch.role === 'viewer') await keepAnAdmin(users, id);
     const updated = await users.update(id, { role: patch.role, passwordHash }, ctx.clock.now());
-    if (!updated) throw notFound(`user ${id}`);
+    if (!updated) return null;
     if (passwordHash !== undefined) await new SessionRepository(tx).deleteOfUser(id);
+    emit({ type: 'console', resource: 'users', id });
     return updated;
   });
+  if (!user) return null;
   if (passwordHash !== undefined) ctx.sessionEnds.ended({ userId: id });
-  ctx.notices.changed('users', id);
   return publicUser(user);
 }
 
-/** Deletes a user (by id) and its sessions, cutting their sockets; conflict for the last admin. */
-export async function removeUser(ctx: ServiceContext, id: string): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
+/** Deletes a user (by id) and its sessions, cutting their sockets; conflict for the last admin, false when there is none. */
+export async function removeUser(ctx: ServiceContext, id: string): Promise<boolean> {
+  const gone = await ctx.changes.transaction(async (tx, emit) => {
     const users = new UserRepository(tx);
     await keepAnAdmin(users, id);
-    if (!(await users.deleteById(id))) throw notFound(`user ${id}`);
+    if (!(await users.deleteById(id))) return false;
+    emit({ type: 'console', resource: 'users', id });
+    return true;
   });
-  ctx.sessionEnds.ended({ userId: id });
-  ctx.notices.changed('users', id);
+  if (gone) ctx.sessionEnds.ended({ userId: id });
+  return gone;
 }
 
 export interface SignedIn {

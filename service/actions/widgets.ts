@@ -13,8 +13,7 @@ import { defaultChannelId } from '../accounts/accounts';
 import type { ServiceContext } from '../context';
 import type { Queryable } from '../db/database';
 import { DomainError, invalid, notFound } from '../domain/errors';
-import type { Emit } from '../realtime/publisher';
-import { rooms } from '../realtime/rooms';
+import type { Emit } from '../realtime/changes';
 import { BoardRepository } from '../repositories/boards';
 import { FlowRepository } from '../repositories/flows';
 import { freeFlowTag } from '../repositories/tags';
@@ -86,7 +85,7 @@ export function checkCode(variant: Variant, code: CustomCode | null | undefined,
  */
 async function boardChanged(ctx: ServiceContext, tx: Queryable, emit: Emit, boardId: string): Promise<void> {
   await new BoardRepository(tx).touch(boardId, ctx.clock.now());
-  emit({ type: 'board.changed', board_id: boardId }, [rooms.board(boardId)]);
+  emit({ type: 'board.changed', board_id: boardId });
 }
 
 /** Places a widget showing an existing flow (by id or tag) on the board; on top unless told. */
@@ -100,7 +99,7 @@ export async function createWidget(
   checkVariant(flow, body.variant);
   checkCode(flow.variant, body.code);
   checkFits(body, board);
-  return ctx.events.transaction((tx, emit) => placeWidget(ctx, tx, emit, board, flow, body));
+  return ctx.changes.transaction((tx, emit) => placeWidget(ctx, tx, emit, board, flow, body));
 }
 
 /** Writes the widget showing the flow, on top unless told, and tells the board's devices. */
@@ -149,7 +148,7 @@ export async function createWidgetWithNewFlow(
   checkFits(body, board);
   for (let attempt = 1; ; attempt++) {
     try {
-      const { flow, widget } = await ctx.events.transaction(async (tx, emit) => {
+      return await ctx.changes.transaction(async (tx, emit) => {
         const source = { source: null, parameters: null };
         const flow = await new FlowRepository(tx).create({
           ...source,
@@ -160,11 +159,10 @@ export async function createWidgetWithNewFlow(
           enabled: isFlowReady(source),
           created_at: ctx.clock.now(),
         });
-        return { flow, widget: await placeWidget(ctx, tx, emit, board, flow, body) };
+        // No device shows the flow but through this widget; the consoles list it.
+        emit({ type: 'console', resource: 'flows', id: flow.id });
+        return placeWidget(ctx, tx, emit, board, flow, body);
       });
-      // No device shows the flow but through this widget; the consoles list it (realtime/notices.ts).
-      ctx.notices.changed('flows', flow.id);
-      return widget;
     } catch (error) {
       // A new flow's only conflict is its tag, taken by another request since it was chosen.
       const taken = error instanceof DomainError && error.kind === 'conflict';
@@ -186,7 +184,7 @@ export async function updateWidget(
   const next = { ...current, ...patch };
   checkCode(next.variant, patch.code);
   checkFits(next, board);
-  return ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const replaced = await new WidgetRepository(tx).replace(next);
     if (replaced) await boardChanged(ctx, tx, emit, boardId);
     return replaced;
@@ -196,7 +194,7 @@ export async function updateWidget(
 /** Takes a widget off its board (its flow stays); false when the board has no such widget. */
 export async function deleteWidget(ctx: ServiceContext, boardId: string, widgetId: string): Promise<boolean> {
   await boardOf(ctx, boardId);
-  return ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const gone = await new WidgetRepository(tx).delete(boardId, widgetId);
     if (gone) await boardChanged(ctx, tx, emit, boardId);
     return gone;

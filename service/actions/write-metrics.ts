@@ -7,8 +7,7 @@ import {
   type MetricsWrite,
   type MetricsWriteResult,
 } from '../domain/metric-writes';
-import { rooms } from '../realtime/rooms';
-import type { Emit } from '../realtime/publisher';
+import type { Emit } from '../realtime/changes';
 import { FlowRepository } from '../repositories/flows';
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -39,7 +38,7 @@ async function writeIn(
   const details = check(flow.variant, data);
   if (details) return { status: 'invalid', variant: flow.variant, details };
   await flows.storeData(flow.id, data, ctx.clock.now());
-  emit({ type: 'metrics.changed', flow_id: flow.id, flow_tag: flow.tag, data }, [rooms.flow(flow.id)]);
+  emit({ type: 'metrics.changed', flow_id: flow.id, flow_tag: flow.tag, data });
   return { status: 'updated', id: flow.id, tag: flow.tag, data };
 }
 
@@ -53,7 +52,7 @@ export function writeMetrics(
   change: MetricsWrite,
   check: MetricsCheck,
 ): Promise<MetricsWriteResult> {
-  return ctx.events.transaction((tx, emit) => writeIn(tx, emit, ctx, tag, change, check));
+  return ctx.changes.transaction((tx, emit) => writeIn(tx, emit, ctx, tag, change, check));
 }
 
 /**
@@ -70,7 +69,7 @@ export function writeManyMetrics(
   const order = writes
     .map((write, index) => ({ write, index }))
     .sort((a, b) => compare(a.write.tag, b.write.tag));
-  return ctx.events.transaction(async (tx, emit) => {
+  return ctx.changes.transaction(async (tx, emit) => {
     const results: MetricsWriteResult[] = new Array(writes.length);
     for (const { write, index } of order) {
       results[index] = await writeIn(tx, emit, ctx, write.tag, write.change, write.check);

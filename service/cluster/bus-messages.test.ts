@@ -7,6 +7,7 @@ function listening() {
   const heard: unknown[] = [];
   bus.subscribe('scripts.changed', (payload) => heard.push(payload));
   bus.subscribe('realtime.event', (payload) => heard.push(payload));
+  bus.subscribe('operators.notice', (payload) => heard.push(payload));
   return { bus, heard };
 }
 
@@ -16,10 +17,9 @@ describe('a message between the nodes, where it enters this node', () => {
     expect(bus.heard('scripts.changed', { id: 'scr_1', from: 'node-b' })).toBeNull();
     const event = { id: 7, type: 'board.changed', board_id: 'board_1' };
     expect(bus.heard('realtime.event', { event, rooms: ['board:board_1'] })).toBeNull();
-    expect(heard).toEqual([
-      { id: 'scr_1', from: 'node-b' },
-      { event, rooms: ['board:board_1'] },
-    ]);
+    const notice = { notice: { resource: 'tokens', id: 'tok_1' }, account: 'acme' };
+    expect(bus.heard('operators.notice', notice)).toBeNull();
+    expect(heard).toEqual([{ id: 'scr_1', from: 'node-b' }, { event, rooms: ['board:board_1'] }, notice]);
   });
 
   it('is dropped, saying why, when its topic is unknown or its payload does not fit', () => {
@@ -28,6 +28,8 @@ describe('a message between the nodes, where it enters this node', () => {
     expect(bus.heard('scripts.changed', { id: 5, from: 'node-b' })).toMatch(/"scripts.changed".*id/);
     const forged = { event: { id: 8, type: 'board.changed' }, rooms: ['board:x'] };
     expect(bus.heard('realtime.event', forged)).toMatch(/"realtime.event".*event\.board_id/);
+    const unknownResource = { notice: { resource: 'secrets' }, account: null };
+    expect(bus.heard('operators.notice', unknownResource)).toMatch(/"operators.notice".*notice\.resource/);
     expect(bus.heard('__proto__', {})).toMatch(/unknown topic/);
     expect(heard).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { realtimeEventSchema } from '../../src/shared/events';
 import { idSchema } from '../../src/shared/common';
+import { operatorNoticeSchema } from '../../src/shared/notices';
 
 /**
  * Every message the service's nodes say to each other over the bus (node-state.ts), by topic: one
@@ -17,6 +18,11 @@ export const BUS_MESSAGES = {
   'sessions.ended': z.union([z.object({ sessionId: z.string().min(1) }), z.object({ userId: idSchema })]),
   /** An event committed on some node, for this node's sockets in those rooms (realtime/hub.ts). */
   'realtime.event': z.object({ event: realtimeEventSchema, rooms: z.array(z.string()) }),
+  /**
+   * A change committed on some node, for this node's watching consoles of `account` (null: the
+   * service's own upkeep, told to every console without an id) (realtime/operators.ts).
+   */
+  'operators.notice': z.object({ notice: operatorNoticeSchema, account: z.string().min(1).nullable() }),
 } as const;
 
 export type BusTopic = keyof typeof BUS_MESSAGES;

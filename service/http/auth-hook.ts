@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { withAccount } from '../accounts/scope';
+import type { Queryable } from '../db/database';
 import type { SessionWithUser } from '../repositories/sessions';
 import type { StoredToken } from '../repositories/tokens';
+import { withBoundDevice, type DeviceView } from '../visibility/scope';
 import {
   ROLE_GRANTS,
   SCOPE_GRANTS,
@@ -9,6 +11,7 @@ import {
   type Permission,
   type TokenAuthenticator,
 } from './auth';
+import { otherDevice } from './device-scope';
 import { HttpError } from './errors';
 import { checkCsrf, sessionSecret } from './session-cookie';
 
@@ -32,8 +35,16 @@ export type SessionLookup = (secret: string) => Promise<SessionWithUser | null>;
 export const UNAUTHORIZED_MESSAGE =
   'a valid token is required: send "Authorization: Bearer <token>" or HTTP Basic with the token as user name';
 
-/** Every route declares its permission; one without is refused, so nothing is open by mistake. */
-export function installAuth(app: FastifyInstance, auth: TokenAuthenticator, sessions: SessionLookup): void {
+/**
+ * Every route declares its permission; one without is refused, so nothing is open by mistake.
+ * `viewOf` tells what a device plays, all that a token bound to it may see (http/device-scope.ts).
+ */
+export function installAuth(
+  app: FastifyInstance,
+  auth: TokenAuthenticator,
+  sessions: SessionLookup,
+  viewOf: (db: Queryable, tag: string) => Promise<DeviceView>,
+): void {
   app.decorateRequest('token', null);
   app.decorateRequest('session', null);
   app.addHook('onRequest', async (request) => {
@@ -62,12 +73,20 @@ export function installAuth(app: FastifyInstance, auth: TokenAuthenticator, sess
     );
     request.token = token;
   });
-  // The handler, and everything it calls, acts for the caller's account (accounts/scope.ts).
+  // The handler, and everything it calls, acts for the caller's account (accounts/scope.ts) and,
+  // with a token bound to a device, sees what that device plays only (visibility/scope.ts).
   // Set here, once the body is read: the body's stream would otherwise run the rest outside it.
   app.addHook('preHandler', (request, _reply, done) => {
+    const hidden = otherDevice(request);
+    if (hidden) {
+      done(hidden);
+      return;
+    }
     const account = request.token?.account_id ?? request.session?.account_id;
-    if (account === undefined) done();
-    else withAccount(account, done);
+    const tag = request.token?.device_tag;
+    const handle = tag ? () => withBoundDevice(tag, (db) => viewOf(db, tag), done) : done;
+    if (account === undefined) handle();
+    else withAccount(account, handle);
   });
 }
 

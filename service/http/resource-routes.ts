@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../domain/errors';
@@ -21,7 +20,8 @@ interface ReadEntry extends RouteEntry {
 /**
  * A resource's standard routes, each one present only when the resource has it: list, get, create,
  * update and delete, on `path` and `path/:id`. A `null` or `false` from a read or an action is a
- * 404 naming the resource; what the request's token may not see (`visibility`) is one too.
+ * 404 naming the resource; so is what a device-bound token may not see, which the reads do not
+ * find (visibility/scope.ts).
  */
 export interface ResourceTable<Item, Create, Update> {
   /** The collection, `/flows`; one item is at `/flows/:id`. */
@@ -32,19 +32,15 @@ export interface ResourceTable<Item, Create, Update> {
   noun: string;
   params: z.ZodType<{ id: string }>;
   item: z.ZodType<Item>;
-  /** Which items the request's token may see (device-bound tokens see few); absent: all. */
-  visibility?: (request: FastifyRequest) => Promise<(item: Item) => boolean>;
   list?: ReadEntry & { read(): Promise<Item[]> };
   get?: ReadEntry & { read(id: string): Promise<Item | null> };
   create?: RouteEntry & { body: z.ZodType<Create>; run(body: Create): Promise<Item> };
   update?: RouteEntry & {
     body: z.ZodType<Update>;
-    run(id: string, body: Update, request: FastifyRequest): Promise<Item | null>;
+    run(id: string, body: Update): Promise<Item | null>;
   };
-  delete?: RouteEntry & { run(id: string, request: FastifyRequest): Promise<boolean> };
+  delete?: RouteEntry & { run(id: string): Promise<boolean> };
 }
-
-const seeEverything = (): boolean => true;
 
 /** A body's schema as the route registers it (see resourceRoutes). */
 const bodyOf = (entry: { body: z.ZodType }): z.ZodType => entry.body;
@@ -64,8 +60,6 @@ export function resourceRoutes<Item, Create, Update>(
   const { path, tag, noun, params } = table;
   const item: z.ZodType = table.item;
   const one = `${path}/:id`;
-  const visibleTo = (request: FastifyRequest) =>
-    table.visibility ? table.visibility(request) : Promise.resolve(seeEverything);
   const strictQuery = (entry: ReadEntry) => (entry.noQuery ? { querystring: noQuery } : {});
 
   const { list, get, create, update } = table;
@@ -81,10 +75,7 @@ export function resourceRoutes<Item, Create, Update>(
           response: { 200: z.array(item) },
         },
       },
-      async (request) => {
-        const visible = await visibleTo(request);
-        return (await list.read()).filter(visible);
-      },
+      () => list.read(),
     );
   }
 
@@ -96,9 +87,8 @@ export function resourceRoutes<Item, Create, Update>(
         schema: { tags: [tag], summary: get.summary, params, ...strictQuery(get), response: { 200: item } },
       },
       async (request) => {
-        const visible = await visibleTo(request);
         const found = await get.read(request.params.id);
-        if (found === null || !visible(found)) throw notFound(`${noun} ${request.params.id}`);
+        if (found === null) throw notFound(`${noun} ${request.params.id}`);
         return found;
       },
     );
@@ -131,7 +121,7 @@ export function resourceRoutes<Item, Create, Update>(
       },
       async (request) => {
         // The validator parsed the body with `update.body`: it is an `Update`.
-        const updated = await update.run(request.params.id, request.body as Update, request);
+        const updated = await update.run(request.params.id, request.body as Update);
         if (updated === null) throw notFound(`${noun} ${request.params.id}`);
         return updated;
       },
@@ -147,7 +137,7 @@ export function resourceRoutes<Item, Create, Update>(
         schema: { tags: [tag], summary: remove.summary, params, response: { 204: z.null() } },
       },
       async (request, reply) => {
-        if (!(await remove.run(request.params.id, request))) throw notFound(`${noun} ${request.params.id}`);
+        if (!(await remove.run(request.params.id))) throw notFound(`${noun} ${request.params.id}`);
         return reply.status(204).send(null);
       },
     );

@@ -1,3 +1,5 @@
+import { BoundedCache } from '../../src/node/bounded-cache';
+
 /**
  * The service's map tile proxy (docs/api/web-content.md, "Map tiles"): screens and the console
  * get their tiles from the service, which fetches each from the tile source once, names itself
@@ -57,17 +59,16 @@ function maxAgeOf(cacheControl: string | null): number {
 }
 
 export class TileProxy {
-  private readonly kept = new Map<string, Kept>();
-  private keptBytes = 0;
+  /** In memory, by `z/x/y`. */
+  private readonly kept: BoundedCache<string, Kept>;
   private readonly underWay = new Map<string, Promise<Tile>>();
-  private readonly maxBytes: number;
   private readonly timeoutMs: number;
 
   constructor(
     private readonly source: TileSource,
     private readonly options: TileProxyOptions,
   ) {
-    this.maxBytes = options.maxBytes ?? TILE_CACHE_BYTES;
+    this.kept = new BoundedCache({ maxBytes: options.maxBytes ?? TILE_CACHE_BYTES, now: options.now });
     this.timeoutMs = options.timeoutMs ?? TILE_TIMEOUT_MS;
   }
 
@@ -77,13 +78,8 @@ export class TileProxy {
    */
   async tile(z: number, x: number, y: number): Promise<Tile> {
     const key = `${z}/${x}/${y}`;
-    const kept = this.kept.get(key);
-    if (kept) {
-      // Used again: last out.
-      this.kept.delete(key);
-      this.kept.set(key, kept);
-      if (kept.expiresAt > this.options.now()) return kept;
-    }
+    const kept = this.kept.use(key);
+    if (kept && kept.expiresAt > this.options.now()) return kept;
     let fetching = this.underWay.get(key);
     if (!fetching) {
       fetching = this.fetchAndKeep(key, tileUrl(this.source.urlTemplate, z, x, y)).finally(() =>
@@ -101,22 +97,9 @@ export class TileProxy {
 
   private async fetchAndKeep(key: string, url: string): Promise<Tile> {
     const tile = await this.fetchTile(url);
-    this.forget(key);
-    this.kept.set(key, tile);
-    this.keptBytes += tile.body.length;
-    for (const [oldest, old] of this.kept) {
-      if (this.keptBytes <= this.maxBytes) break;
-      this.kept.delete(oldest);
-      this.keptBytes -= old.body.length;
-    }
+    this.kept.set(key, tile, tile.body.length);
+    await this.kept.evict();
     return tile;
-  }
-
-  private forget(key: string): void {
-    const old = this.kept.get(key);
-    if (!old) return;
-    this.kept.delete(key);
-    this.keptBytes -= old.body.length;
   }
 
   private async fetchTile(url: string): Promise<Kept> {

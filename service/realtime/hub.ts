@@ -129,10 +129,11 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
   // A notice of the service's own upkeep (no account) tells every console what to look at again, not which.
   const operators = attachOperators(
     ctx,
+    // Every node hears every notice over the bus: each tells its own sockets.
     (notice, account) =>
       account === undefined
-        ? io.to(OPERATORS_ROOM).emit('notice', { resource: notice.resource })
-        : io.to(operatorsRoom(account)).emit('notice', notice),
+        ? io.local.to(OPERATORS_ROOM).emit('notice', { resource: notice.resource })
+        : io.local.to(operatorsRoom(account)).emit('notice', notice),
     (room) => io.local.in(room).disconnectSockets(true),
   );
   const fresh = (
@@ -279,7 +280,7 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
 
   // Every node's events, committed anywhere, reach this node through the bus, and go to its own
   // sockets in the order of their ids (realtime/delivery.ts).
-  ctx.events.addSink((event, roomList) =>
+  const stopTelling = ctx.changes.onEvent((event, roomList) =>
     ctx.node.bus.publish('realtime.event', { event, rooms: [...roomList] }),
   );
   const stopHearing = ctx.node.bus.subscribe('realtime.event', (logged) => delivery.heard(logged));
@@ -301,6 +302,7 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
   });
   app.addHook('onClose', async () => {
     stopRevoking();
+    stopTelling();
     stopHearing();
     delivery.stop();
     operators.stop();

@@ -6,7 +6,7 @@ import type { ServiceContext } from '../context';
 import { SESSION_EXPIRED_MESSAGE, UNAUTHORIZED_MESSAGE } from '../http/auth-hook';
 import { SESSION_COOKIE } from '../http/session-cookie';
 import type { SessionWithUser } from '../repositories/sessions';
-import { noticeOf, type NoticeSink } from './notices';
+import type { NoticeSink } from './changes';
 import type { SessionEnd } from './session-ends';
 
 /**
@@ -70,8 +70,8 @@ async function liveSession(ctx: ServiceContext, session: SocketSession): Promise
 
 /**
  * The consoles' side of the hub: a socket that says `watch` joins the `operators` room and hears
- * a `notice` for every change: each event of the log (one sink, not each action) and what the
- * actions tell `ctx.notices`. Sockets signed in by a session are cut when it ends.
+ * a `notice` for every change an action told the change pipeline (realtime/changes.ts), on any
+ * node. Sockets signed in by a session are cut when it ends.
  */
 export function attachOperators(
   ctx: ServiceContext,
@@ -84,11 +84,14 @@ export function attachOperators(
   stop(): void;
 } {
   const stops = [
-    ctx.events.addSink((event) => {
-      const { resource, id } = noticeOf(event);
-      ctx.notices.changed(resource, id);
-    }),
-    ctx.notices.addSink(emitNotice),
+    // Every change committed on any node reaches every node's consoles over the bus, parsed
+    // where it enters from another node (cluster/bus-messages.ts).
+    ctx.changes.onNotice((notice, account) =>
+      ctx.node.bus.publish('operators.notice', { notice, account: account ?? null }),
+    ),
+    ctx.node.bus.subscribe('operators.notice', ({ notice, account }) =>
+      emitNotice(notice, account ?? undefined),
+    ),
     // Every node hears of the end (realtime/session-ends.ts) and cuts its own sockets.
     ctx.sessionEnds.listen((end: SessionEnd) =>
       cut('sessionId' in end ? sessionRoom(end.sessionId) : userRoom(end.userId)),

@@ -5,6 +5,7 @@ import { transact, type Queryable } from '../db/database';
 import { fromJson, jsonArrayHasAny, lockRows, toJson } from '../db/dialect';
 import type { BoardsTable } from '../db/schema';
 import { newId } from '../ids';
+import { currentVisibility } from '../visibility/scope';
 import { isoRequired } from './rows';
 
 function fromRow(row: Selectable<BoardsTable>): Board {
@@ -44,10 +45,12 @@ export class BoardRepository {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    return rows.map(fromRow);
+    const visible = await currentVisibility(this.db);
+    return rows.map(fromRow).filter((board) => visible.board(board.id));
   }
 
   async get(id: string): Promise<Board | null> {
+    if (!(await currentVisibility(this.db)).board(id)) return null;
     const row = await this.db.kysely.selectFrom('boards').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? fromRow(row) : null;
   }

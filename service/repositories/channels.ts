@@ -7,6 +7,7 @@ import { transact, type Queryable } from '../db/database';
 import { fromJson, jsonArrayHasAny, jsonField, lockRows, toJson } from '../db/dialect';
 import { conflict, invalid } from '../domain/errors';
 import { newId } from '../ids';
+import { currentVisibility } from '../visibility/scope';
 import { refusing } from './refusals';
 import { freeTag } from './tags';
 import { setsNothing } from './rows';
@@ -46,10 +47,12 @@ export class ChannelRepository {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    return rows.map(fromRow);
+    const visible = await currentVisibility(this.db);
+    return rows.map(fromRow).filter((channel) => visible.channel(channel.id));
   }
 
   async get(id: string): Promise<Channel | null> {
+    if (!(await currentVisibility(this.db)).channel(id)) return null;
     const row = await this.db.kysely
       .selectFrom('channels')
       .select(COLUMNS)
@@ -60,6 +63,7 @@ export class ChannelRepository {
 
   /** By id first, then by tag: scripts address channels by tag, the API by id. */
   async findByIdOrTag(idOrTag: string): Promise<Channel | null> {
+    if (!(await currentVisibility(this.db)).channel(idOrTag)) return null;
     const rows = await this.db.kysely
       .selectFrom('channels')
       .select(COLUMNS)

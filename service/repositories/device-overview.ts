@@ -1,6 +1,7 @@
 import type { Display, DeviceOverview } from '../../src/shared/device';
 import type { Queryable } from '../db/database';
 import { fromJsonOrNull } from '../db/dialect';
+import { boundDevice } from '../visibility/scope';
 import { deviceFromRow } from './devices';
 import { iso } from './rows';
 
@@ -17,7 +18,9 @@ interface StoredDiagnostics {
  * many devices there are: the devices joined with their playlist's name and their screenshot's
  * time (never its bytes), the rest read from the stored heartbeat.
  */
-export async function deviceOverviews(db: Queryable, onlyTag?: string): Promise<DeviceOverview[]> {
+export async function deviceOverviews(db: Queryable): Promise<DeviceOverview[]> {
+  // A token bound to a device sees that one only (visibility/scope.ts).
+  const onlyTag = boundDevice();
   const rows = await db.kysely
     .selectFrom('devices as d')
     .leftJoin('playlists as p', 'p.id', 'd.playlist_id')

@@ -1,5 +1,6 @@
 import { holdQuota } from '../accounts/quotas';
 import { acrossAccounts } from '../accounts/scope';
+import { boundDevice } from '../visibility/scope';
 import type { Device, DeviceCreate, DeviceUpdate } from '../../src/shared/device';
 import { transact, type Queryable } from '../db/database';
 import { flag, fromJsonOrNull, lockRows, toJson } from '../db/dialect';
@@ -76,23 +77,34 @@ export interface PresenceChange {
 export class DeviceRepository {
   constructor(private readonly db: Queryable) {}
 
+  /** A token bound to a device sees that one only (visibility/scope.ts), here as everywhere. */
   async list(): Promise<Device[]> {
-    const rows = await this.db.kysely.selectFrom('devices').select(COLUMNS).orderBy('tag').execute();
+    const bound = boundDevice();
+    const rows = await this.db.kysely
+      .selectFrom('devices')
+      .select(COLUMNS)
+      .$if(bound !== undefined, (query) => query.where('tag', '=', bound as string))
+      .orderBy('tag')
+      .execute();
     return rows.map(deviceFromRow);
   }
 
   /** The screens of a group, by tag. */
   async inGroup(groupId: string): Promise<Device[]> {
+    const bound = boundDevice();
     const rows = await this.db.kysely
       .selectFrom('devices')
       .select(COLUMNS)
       .where('group_id', '=', groupId)
+      .$if(bound !== undefined, (query) => query.where('tag', '=', bound as string))
       .orderBy('tag')
       .execute();
     return rows.map(deviceFromRow);
   }
 
   async findByTag(tag: string): Promise<Device | null> {
+    const bound = boundDevice();
+    if (bound !== undefined && bound !== tag) return null;
     const row = await this.db.kysely
       .selectFrom('devices')
       .select(COLUMNS)

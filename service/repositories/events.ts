@@ -47,7 +47,7 @@ export class EventRepository {
     // On PostgreSQL two writers may draw ids 100 and 101 and commit 101 first: a device that
     // heard 101 and replays from there (on any node) would never get 100, and a node reading the
     // log after 101 (realtime/delivery.ts) would skip it. Events are appended last in their
-    // transaction (realtime/publisher.ts), so holding this lock from here to the commit makes the
+    // transaction (realtime/changes.ts), so holding this lock from here to the commit makes the
     // transactions that log events commit in the order of their ids, at the cost of their last
     // statement only. SQLite has one writer.
     if (kind === 'postgres')

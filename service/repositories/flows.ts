@@ -5,6 +5,7 @@ import { transact, type Queryable } from '../db/database';
 import { flag, fromJson, fromJsonOrNull, lockRows, toJson } from '../db/dialect';
 import { conflict, invalid } from '../domain/errors';
 import { newId } from '../ids';
+import { currentVisibility } from '../visibility/scope';
 import { refusing } from './refusals';
 import { isoRequired, setsNothing } from './rows';
 
@@ -83,10 +84,12 @@ export class FlowRepository {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    return rows.map(fromRow);
+    const visible = await currentVisibility(this.db);
+    return rows.map(fromRow).filter((flow) => visible.flow(flow.id));
   }
 
   async get(id: string): Promise<Flow | null> {
+    if (!(await currentVisibility(this.db)).flow(id)) return null;
     const row = await this.db.kysely
       .selectFrom('flows')
       .select(COLUMNS)
@@ -96,6 +99,7 @@ export class FlowRepository {
   }
 
   async getByTag(tag: string): Promise<Flow | null> {
+    if (!(await currentVisibility(this.db)).flowTag(tag)) return null;
     const row = await this.db.kysely
       .selectFrom('flows')
       .select(COLUMNS)
@@ -116,7 +120,8 @@ export class FlowRepository {
       .limit(2)
       .execute();
     const row = rows.find((candidate) => candidate[prefer] === key) ?? rows[0];
-    return row ? fromRow(row) : null;
+    // The flow the key names, which a device-bound token may not see: then none, not another.
+    return row && (await currentVisibility(this.db)).flow(row.id) ? fromRow(row) : null;
   }
 
   /** A conflict when the tag is taken, invalid when the channel is gone. `data` seeds its metrics. */
@@ -200,6 +205,7 @@ export class FlowRepository {
 
   /** The flow's metrics, or null when there is no such flow. */
   async readData(tag: string): Promise<MetricsData | null> {
+    if (!(await currentVisibility(this.db)).flowTag(tag)) return null;
     const row = await this.db.kysely
       .selectFrom('flows')
       .select('data')

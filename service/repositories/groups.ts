@@ -3,6 +3,7 @@ import type { Queryable } from '../db/database';
 import { lockRows } from '../db/dialect';
 import { conflict, invalid } from '../domain/errors';
 import { newId } from '../ids';
+import { currentVisibility } from '../visibility/scope';
 import { refusing } from './refusals';
 import { isoRequired } from './rows';
 import { everySetting, settingsFromRow, settingsToRow, type SettingsRow } from './setting-columns';
@@ -53,10 +54,12 @@ export class GroupRepository {
 
   async list(): Promise<Group[]> {
     const rows = await this.db.kysely.selectFrom('groups').select(COLUMNS).orderBy('name').execute();
-    return rows.map(fromRow);
+    const visible = await currentVisibility(this.db);
+    return rows.map(fromRow).filter((group) => visible.group(group.id));
   }
 
   async find(id: string): Promise<Group | null> {
+    if (!(await currentVisibility(this.db)).group(id)) return null;
     const row = await this.db.kysely
       .selectFrom('groups')
       .select(COLUMNS)

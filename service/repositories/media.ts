@@ -11,6 +11,7 @@ import type { PlaylistItem } from '../../src/shared/playlist';
 import type { Queryable } from '../db/database';
 import { fromJson } from '../db/dialect';
 import type { MediaTable } from '../db/schema';
+import { boundDevice, currentVisibility } from '../visibility/scope';
 import { isoRequired } from './rows';
 
 export interface NewMedia {
@@ -71,9 +72,53 @@ export class MediaRepository {
     return rows.map(fromRow);
   }
 
+  /** A medium; for a device-bound token, only one it sees (`seen`). */
   async find(id: string): Promise<StoredMedia | null> {
+    const stored = await this.stored(id);
+    // Where it is used matters to device-bound tokens only: the others read without that pass.
+    if (!stored || boundDevice() === undefined) return stored;
+    return (await this.seen(stored, await this.usageOf(id))) ? stored : null;
+  }
+
+  /** Every medium with the playlists and boards that use it, as the caller sees them (`seen`). */
+  async listUsed(): Promise<Media[]> {
+    const usages = await this.usages();
+    const seen = await Promise.all(
+      (await this.list()).map((stored) => this.seen(stored, usages.get(stored.id) ?? [])),
+    );
+    return seen.filter((item) => item !== null);
+  }
+
+  /** A medium with the playlists and boards that use it, as the caller sees it (`seen`). */
+  async findUsed(id: string): Promise<Media | null> {
+    const stored = await this.stored(id);
+    return stored ? this.seen(stored, await this.usageOf(id)) : null;
+  }
+
+  private async stored(id: string): Promise<StoredMedia | null> {
     const row = await this.db.kysely.selectFrom('media').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? fromRow(row) : null;
+  }
+
+  /**
+   * A device-bound token sees the media its device plays (visibility/scope.ts): those of its
+   * playlist's items, of its boards' backgrounds, of its flows' widget data and of its channels'
+   * notification sounds, and of their users only its own; anything else does not exist for it.
+   */
+  private async seen(stored: StoredMedia, usages: MediaUsage[]): Promise<Media | null> {
+    const visible = await currentVisibility(this.db);
+    if (!visible.boundTo) return { ...stored, used_by: usages };
+    const own = usages.filter((usage) =>
+      usage.type === 'playlist' ? visible.playlist(usage.id) : visible.board(usage.id),
+    );
+    if (
+      own.length > 0 ||
+      (await this.flowsNaming(stored.id)).some((id) => visible.flow(id)) ||
+      (await this.channelsSounding(stored.id)).some((id) => visible.channel(id))
+    ) {
+      return { ...stored, used_by: own };
+    }
+    return null;
   }
 
   /** The ids among `ids` that name a medium. */

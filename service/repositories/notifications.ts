@@ -4,6 +4,7 @@ import type { Queryable } from '../db/database';
 import type { NotificationsTable } from '../db/schema';
 import { notFound } from '../domain/errors';
 import { newId } from '../ids';
+import { currentVisibility } from '../visibility/scope';
 import { refusing } from './refusals';
 import { isoRequired } from './rows';
 
@@ -22,8 +23,6 @@ function fromRow(row: Selectable<NotificationsTable>): Notification {
 
 export interface NotificationQuery {
   channelId?: string;
-  /** Only those of these channels (a device-bound token's). */
-  channelIds?: readonly string[];
   /** Only those created strictly after this instant. */
   since?: Date;
   limit: number;
@@ -52,9 +51,10 @@ export class NotificationRepository {
     return fromRow(await refusing(insert, { foreignKey: () => notFound(`channel ${channelId}`) }));
   }
 
-  /** Newest first. */
+  /** Newest first; of the channels a device-bound token sees only (visibility/scope.ts). */
   async list(query: NotificationQuery): Promise<Notification[]> {
-    const { channelId, channelIds, since } = query;
+    const { channelId, since } = query;
+    const channelIds = (await currentVisibility(this.db)).channelIds();
     if (channelIds?.length === 0) return [];
     const rows = await this.db.kysely
       .selectFrom('notifications')

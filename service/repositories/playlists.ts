@@ -4,6 +4,7 @@ import type { Queryable } from '../db/database';
 import { fromJson, lockRows, toJson } from '../db/dialect';
 import type { PlaylistsTable } from '../db/schema';
 import { newId } from '../ids';
+import { currentVisibility } from '../visibility/scope';
 import { isoRequired } from './rows';
 
 const COLUMNS = ['id', 'name', 'items', 'updated_at'] as const;
@@ -27,10 +28,12 @@ export class PlaylistRepository {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    return rows.map(fromRow);
+    const visible = await currentVisibility(this.db);
+    return rows.map(fromRow).filter((playlist) => visible.playlist(playlist.id));
   }
 
   async find(id: string): Promise<Playlist | null> {
+    if (!(await currentVisibility(this.db)).playlist(id)) return null;
     const row = await this.db.kysely
       .selectFrom('playlists')
       .select(COLUMNS)

@@ -5,6 +5,7 @@ import type { Queryable } from '../db/database';
 import { flag, fromJson, fromJsonOrNull, toJson } from '../db/dialect';
 import type { CustomCode } from '../../src/shared/web-content';
 import { newId } from '../ids';
+import { currentVisibility } from '../visibility/scope';
 
 type WidgetRow = Omit<Widget, 'code'> & { code: string | null };
 
@@ -78,7 +79,8 @@ export class WidgetRepository {
       .orderBy('in_board_index')
       .orderBy('id')
       .execute();
-    return rows.map(fromRow);
+    const visible = await currentVisibility(this.db);
+    return rows.map(fromRow).filter((widget) => visible.board(widget.board_id));
   }
 
   /** A widget by its id alone, as the original product's flat `/widgets/:id` routes name it. */
@@ -88,7 +90,7 @@ export class WidgetRepository {
       .select(COLUMNS)
       .where('id', '=', widgetId)
       .executeTakeFirst();
-    return row ? fromRow(row) : null;
+    return row && (await currentVisibility(this.db)).board(row.board_id) ? fromRow(row) : null;
   }
 
   async listWithFlows(boardId: string): Promise<WidgetWithFlow[]> {

@@ -9,7 +9,6 @@ import { idSchema } from '../../src/shared/common';
 import { boardContent, duplicateBoard, saveBoardContent } from '../actions/board-content';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
-import { visibilityOf } from '../http/device-scope';
 
 const boardParams = z.object({ id: idSchema });
 
@@ -28,8 +27,7 @@ export function boardContentRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const visible = await visibilityOf(ctx.db, request);
-        const content = visible.board(request.params.id) ? await boardContent(ctx, request.params.id) : null;
+        const content = await boardContent(ctx, request.params.id);
         if (!content) throw notFound(`board ${request.params.id}`);
         return content;
       },
@@ -48,7 +46,11 @@ export function boardContentRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 200: boardContentSchema },
         },
       },
-      async (request) => saveBoardContent(ctx, request.params.id, request.body),
+      async (request) => {
+        const saved = await saveBoardContent(ctx, request.params.id, request.body);
+        if (!saved) throw notFound(`board ${request.params.id}`);
+        return saved;
+      },
     );
 
     app.post(
@@ -64,8 +66,11 @@ export function boardContentRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 201: boardContentSchema },
         },
       },
-      async (request, reply) =>
-        reply.status(201).send(await duplicateBoard(ctx, request.params.id, request.body ?? {})),
+      async (request, reply) => {
+        const copy = await duplicateBoard(ctx, request.params.id, request.body ?? {});
+        if (!copy) throw notFound(`board ${request.params.id}`);
+        return reply.status(201).send(copy);
+      },
     );
   };
 }

@@ -13,7 +13,6 @@ import { createBoard, deleteBoard, importBoard, updateBoard } from '../actions/b
 import { buildExport } from '../boards/export';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
-import { visibilityOf } from '../http/device-scope';
 import { resourceRoutes } from '../http/resource-routes';
 import { noQuery, withoutPathId } from '../http/strict-requests';
 import { BoardRepository } from '../repositories/boards';
@@ -50,11 +49,8 @@ export function boardRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const visible = await visibilityOf(ctx.db, request);
         const { name } = request.query;
-        return (await boards.list()).filter(
-          (board) => visible.board(board.id) && (name === undefined || board.name === name),
-        );
+        return (await boards.list()).filter((board) => name === undefined || board.name === name);
       },
     );
 
@@ -71,8 +67,7 @@ export function boardRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const visible = await visibilityOf(ctx.db, request);
-        const board = visible.board(request.params.id) ? await boards.get(request.params.id) : null;
+        const board = await boards.get(request.params.id);
         if (!board) throw notFound(`board ${request.params.id}`);
         return {
           ...board,
@@ -96,10 +91,7 @@ export function boardRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const visible = await visibilityOf(ctx.db, request);
-        const exported = visible.board(request.params.id)
-          ? await buildExport(ctx.db, request.params.id)
-          : null;
+        const exported = await buildExport(ctx.db, request.params.id);
         if (!exported) throw notFound(`board ${request.params.id}`);
         return exported;
       },

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { tagSchema } from '../../src/shared/common';
@@ -6,7 +5,6 @@ import { textSchema } from '../../src/shared/limits';
 import { metricsDataSchema } from '../../src/shared/metrics';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
-import { visibilityOf } from '../http/device-scope';
 import { noQuery } from '../http/strict-requests';
 import { ChannelRepository } from '../repositories/channels';
 import { FlowRepository } from '../repositories/flows';
@@ -29,25 +27,22 @@ export function channelMetricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod 
    * The channel's flows' tags, read before the batch: a flow moved to another channel while the
    * batch is under way may still be written, as it would had the batch come a moment earlier.
    */
-  const channelOf = async (request: FastifyRequest, idOrTag: string) => {
-    const visible = await visibilityOf(ctx.db, request);
-    const channel = visible.channel(idOrTag) ? await channels.findByIdOrTag(idOrTag) : null;
+  const channelOf = async (idOrTag: string) => {
+    const channel = await channels.findByIdOrTag(idOrTag);
     if (!channel) throw notFound(`channel ${idOrTag}`);
     const tags = new Set(
       (await flows.list()).filter((flow) => flow.channel_id === channel.id).map((flow) => flow.tag),
     );
-    return { visible, among: (tag: string) => tags.has(tag) };
+    return (tag: string) => tags.has(tag);
   };
 
   const write = async (
-    request: FastifyRequest,
     idOrTag: string,
     entries: Record<string, unknown>,
     kind: 'replace' | 'merge',
     at: (tag: string) => string,
   ) => {
-    const { visible, among } = await channelOf(request, idOrTag);
-    return writeBatch(ctx, entries, kind, visible, { at, among });
+    return writeBatch(ctx, entries, kind, { at, among: await channelOf(idOrTag) });
   };
 
   return async (app) => {
@@ -68,7 +63,7 @@ export function channelMetricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod 
           response: { 200: batchAnswer },
         },
         handler: (request) =>
-          write(request, request.params.channel_id, request.body.data, kind, (tag) => `body.data.${tag}`),
+          write(request.params.channel_id, request.body.data, kind, (tag) => `body.data.${tag}`),
       });
     }
 
@@ -89,7 +84,7 @@ export function channelMetricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod 
       },
       async (request) => {
         const { entries, at } = tagsOfLegacyBatch(request.body);
-        return write(request, request.params.channel_id, entries, 'replace', (tag) => `${at}.${tag}`);
+        return write(request.params.channel_id, entries, 'replace', (tag) => `${at}.${tag}`);
       },
     );
 
@@ -110,7 +105,7 @@ export function channelMetricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod 
       },
       async (request) => {
         const { channel_id: channel, flow_tag: tag } = request.params;
-        return write(request, channel, { [tag]: request.body }, 'replace', () => 'body');
+        return write(channel, { [tag]: request.body }, 'replace', () => 'body');
       },
     );
   };

@@ -4,7 +4,6 @@ import { channelCreateSchema, channelPatchSchema, channelSchema } from '../../sr
 import { idSchema } from '../../src/shared/common';
 import { createChannel, deleteChannel, updateChannel } from '../actions/channels';
 import type { ServiceContext } from '../context';
-import { visibilityOf } from '../http/device-scope';
 import { resourceRoutes } from '../http/resource-routes';
 import { withoutPathId } from '../http/strict-requests';
 import { ChannelRepository } from '../repositories/channels';
@@ -21,10 +20,6 @@ export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       noun: 'channel',
       params: idParams,
       item: channelSchema,
-      visibility: async (request) => {
-        const visible = await visibilityOf(ctx.db, request);
-        return (channel) => visible.channel(channel.id);
-      },
       list: {
         summary: 'Lists all channels, oldest first',
         permission: 'read',

@@ -20,7 +20,7 @@ import {
 import { setsAnySetting } from '../actions/screen-settings';
 import type { ServiceContext } from '../context';
 import { DomainError, notFound } from '../domain/errors';
-import { checkDevice, refuseDeviceBound } from '../http/device-scope';
+import { refuseDeviceBound } from '../http/device-scope';
 import { deviceOverviews } from '../repositories/device-overview';
 import { DeviceRepository } from '../repositories/devices';
 import { PlaylistRepository } from '../repositories/playlists';
@@ -49,11 +49,7 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 200: z.union([z.array(deviceOverviewSchema), z.array(deviceSchema)]) },
         },
       },
-      async (request) => {
-        const bound = request.token?.device_tag ?? undefined;
-        if (request.query.include === 'status') return deviceOverviews(ctx.db, bound);
-        return (await devices.list()).filter((device) => !bound || device.tag === bound);
-      },
+      async (request) => (request.query.include === 'status' ? deviceOverviews(ctx.db) : devices.list()),
     );
 
     app.get(
@@ -68,7 +64,6 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        checkDevice(request, request.params.tag);
         const device = await devices.findByTag(request.params.tag);
         if (!device) throw deviceNotFound(request.params.tag);
         return device;
@@ -105,7 +100,6 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        checkDevice(request, request.params.tag);
         // What a screen plays, when and how, is the operator's choice, not the screen's.
         if (request.body.playlist_id !== undefined) refuseDeviceBound(request, 'choose its playlist');
         if (request.body.group_id !== undefined || setsAnySetting(request.body)) {
@@ -147,7 +141,6 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        checkDevice(request, request.params.tag);
         const device = await recordHeartbeat(ctx, request.params.tag, request.body, request.ip);
         if (!device) throw deviceNotFound(request.params.tag);
         return device;
@@ -167,7 +160,6 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { tag } = request.params;
-        checkDevice(request, tag);
         const diagnostics = await devices.diagnostics(tag);
         if (diagnostics === undefined) throw deviceNotFound(tag);
         if (diagnostics === null) {
@@ -189,7 +181,6 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        checkDevice(request, request.params.tag);
         const device = await recordGoingOffline(ctx, request.params.tag);
         if (!device) throw deviceNotFound(request.params.tag);
         return device;
@@ -209,7 +200,6 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { tag } = request.params;
-        checkDevice(request, tag);
         const read = await screenSettings.ofDevice(tag);
         if (!read) throw deviceNotFound(tag);
         const id = read.settings.playlist_id;

@@ -1,12 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { FastifyRequest } from 'fastify';
 import { textSchema } from '../../src/shared/limits';
 import { flowCreateSchema, flowSchema, flowUpdateSchema, type Flow } from '../../src/shared/flow';
 import { createFlow, deleteFlow, updateFlow } from '../actions/flows';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
-import { visibilityOf } from '../http/device-scope';
 import { resourceRoutes } from '../http/resource-routes';
 import { withoutPathId } from '../http/strict-requests';
 import { FlowRepository } from '../repositories/flows';
@@ -22,10 +20,10 @@ const idParams = z.object({
 export function flowRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const flows = new FlowRepository(ctx.db);
 
-  /** The flow `key` names, by id first; a flow a device-bound token does not show is none. */
-  const found = async (request: FastifyRequest, key: string): Promise<Flow> => {
+  /** The flow `key` names, by id first. */
+  const found = async (key: string): Promise<Flow> => {
     const flow = await flows.find(key, 'id');
-    if (!flow || !(await visibilityOf(ctx.db, request)).flow(flow.id)) throw notFound(`flow ${key}`);
+    if (!flow) throw notFound(`flow ${key}`);
     return flow;
   };
 
@@ -36,10 +34,6 @@ export function flowRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       noun: 'flow',
       params: idParams,
       item: flowSchema,
-      visibility: async (request) => {
-        const visible = await visibilityOf(ctx.db, request);
-        return (flow) => visible.flow(flow.id);
-      },
       list: { summary: 'Lists all flows, oldest first', permission: 'read', read: () => flows.list() },
       get: {
         summary: 'Returns one flow by id, or by tag (its metrics are at /flows/:tag/metrics)',
@@ -57,15 +51,15 @@ export function flowRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           'Updates a flow (by id, or by tag); a new source or parameters decide `enabled` again. An `id` in the body must be the flow’s',
         permission: 'write',
         body: flowUpdateSchema,
-        run: async (key, body, request) => {
-          const flow = await found(request, key);
+        run: async (key, body) => {
+          const flow = await found(key);
           return updateFlow(ctx, flow.id, withoutPathId(body, flow.id, key));
         },
       },
       delete: {
         summary: 'Deletes a flow (by id, or by tag) and the widgets that show it',
         permission: 'delete',
-        run: async (key, request) => deleteFlow(ctx, (await found(request, key)).id),
+        run: async (key) => deleteFlow(ctx, (await found(key)).id),
       },
     });
 
@@ -81,7 +75,7 @@ export function flowRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 200: flowSchema },
         },
       },
-      (request) => found(request, request.params.id),
+      (request) => found(request.params.id),
     );
   };
 }

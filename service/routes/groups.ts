@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idSchema } from '../../src/shared/common';
@@ -19,16 +18,6 @@ export function groupRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const groups = new GroupRepository(ctx.db);
   const devices = new DeviceRepository(ctx.db);
 
-  /**
-   * A token bound to a device sees its device's group only (docs/api.md, device-bound tokens);
-   * undefined: every group.
-   */
-  async function visibleGroup(request: FastifyRequest): Promise<string | null | undefined> {
-    const bound = request.token?.device_tag;
-    if (!bound) return undefined;
-    return (await devices.findByTag(bound))?.group_id ?? null;
-  }
-
   return async (app) => {
     resourceRoutes(app, {
       path: '/groups',
@@ -36,10 +25,6 @@ export function groupRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       noun: 'group',
       params: idParams,
       item: groupSchema,
-      visibility: async (request) => {
-        const visible = await visibleGroup(request);
-        return (group) => visible === undefined || group.id === visible;
-      },
       list: {
         summary: 'Lists all groups of screens, by name',
         permission: 'read',
@@ -79,10 +64,8 @@ export function groupRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { id } = request.params;
-        const visible = await visibleGroup(request);
-        if ((visible !== undefined && visible !== id) || !(await groups.find(id))) throw groupNotFound(id);
-        const bound = request.token?.device_tag;
-        return (await devices.inGroup(id)).filter((device) => !bound || device.tag === bound);
+        if (!(await groups.find(id))) throw groupNotFound(id);
+        return devices.inGroup(id);
       },
     );
   };

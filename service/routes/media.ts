@@ -5,18 +5,17 @@ import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { parseRange } from '../../src/shared/byte-range';
 import { idSchema } from '../../src/shared/common';
-import { mediaSchema, type Media, type MediaUsage } from '../../src/shared/media';
+import { mediaSchema, type Media } from '../../src/shared/media';
 import { deleteMedia, mediaNameOf, uploadMedia } from '../actions/media';
 import { mediaRoom } from '../accounts/quotas';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
-import { visibilityOf } from '../http/device-scope';
 import { HttpError } from '../http/errors';
 import { FileMediaStorage } from '../media/file-storage';
 import { PostgresMediaStorage } from '../media/postgres-storage';
 import { receiveFile, sniffMedia } from '../media/receive';
 import type { MediaStorage, ReceivedFile } from '../media/storage';
-import { MediaRepository, type StoredMedia } from '../repositories/media';
+import { MediaRepository } from '../repositories/media';
 
 const idParams = z.object({ id: idSchema });
 const deleteQuery = z.object({
@@ -143,29 +142,8 @@ export const MAX_BYTES_HEADER = 'x-wallboard-media-max-bytes';
 export function mediaRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const media = new MediaRepository(ctx.db);
 
-  /**
-   * A device-bound token sees the media its device plays (http/device-scope.ts): those of its
-   * playlist's items, of its boards' backgrounds, of its flows' widget data and of its channels'
-   * notification sounds, and of their users only its own; anything else does not exist for it.
-   */
-  const seenBy = async (request: FastifyRequest, stored: StoredMedia, usages: MediaUsage[]) => {
-    const visible = await visibilityOf(ctx.db, request);
-    if (!visible.boundTo) return { ...stored, used_by: usages };
-    const own = usages.filter((usage) =>
-      usage.type === 'playlist' ? visible.playlist(usage.id) : visible.board(usage.id),
-    );
-    if (
-      own.length > 0 ||
-      (await media.flowsNaming(stored.id)).some((id) => visible.flow(id)) ||
-      (await media.channelsSounding(stored.id)).some((id) => visible.channel(id))
-    ) {
-      return { ...stored, used_by: own };
-    }
-    return null;
-  };
-  const findSeen = async (request: FastifyRequest, id: string): Promise<Media> => {
-    const stored = await media.find(id);
-    const seen = stored ? await seenBy(request, stored, await media.usageOf(id)) : null;
+  const findSeen = async (id: string): Promise<Media> => {
+    const seen = await media.findUsed(id);
     if (!seen) throw notFound(`medium ${id}`);
     return seen;
   };
@@ -225,15 +203,11 @@ export function mediaRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 200: z.array(mediaSchema) },
         },
       },
-      async (request, reply) => {
-        const usages = await media.usages();
-        const all = await media.list();
-        const seen = await Promise.all(
-          all.map((stored) => seenBy(request, stored, usages.get(stored.id) ?? [])),
-        );
+      async (_request, reply) => {
+        const seen = await media.listUsed();
         // The largest upload, so that a client (the console) can say it and refuse a file up front.
         reply.header(MAX_BYTES_HEADER, String(ctx.config.mediaMaxBytes));
-        return seen.filter((item) => item !== null);
+        return seen;
       },
     );
 
@@ -248,7 +222,7 @@ export function mediaRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 200: mediaSchema },
         },
       },
-      async (request) => findSeen(request, request.params.id),
+      async (request) => findSeen(request.params.id),
     );
 
     app.get(
@@ -264,10 +238,7 @@ export function mediaRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { id } = request.params;
-        // Where it is used matters to device-bound tokens only: the others read without that pass.
-        const stored = (await visibilityOf(ctx.db, request)).boundTo
-          ? await findSeen(request, id)
-          : await media.find(id);
+        const stored = await media.find(id);
         if (!stored) throw notFound(`medium ${id}`);
         return sendContent(storage, stored, request, reply);
       },

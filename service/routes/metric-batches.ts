@@ -6,8 +6,8 @@ import { metricsDataSchema, type MetricsData } from '../../src/shared/metrics';
 import { writeManyMetrics } from '../actions/write-metrics';
 import type { ServiceContext } from '../context';
 import { metricsCheck, prefixed } from '../domain/metrics-check';
-import type { Visibility } from '../http/device-scope';
 import type { MetricsWrite, MetricsWriteResult } from '../domain/metric-writes';
+import { currentVisibility } from '../visibility/scope';
 
 const issueSchema = z.object({ path: z.string(), message: z.string() });
 
@@ -115,9 +115,9 @@ export async function writeBatch(
   ctx: ServiceContext,
   entries: Record<string, unknown>,
   kind: 'replace' | 'merge',
-  visible: Visibility,
   { at, among = () => true }: BatchOptions,
 ): Promise<BatchAnswer> {
+  const visible = await currentVisibility(ctx.db);
   const checked = Object.entries(entries).map(([tag, value]) => {
     const prefix = at(tag);
     // A key that is no tag names no flow, and one with a NUL in it would fail in the store.

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { tagSchema } from '../../src/shared/common';
@@ -9,7 +8,6 @@ import { writeMetrics } from '../actions/write-metrics';
 import type { ServiceContext } from '../context';
 import { invalid, notFound } from '../domain/errors';
 import { metricsCheck } from '../domain/metrics-check';
-import { visibilityOf } from '../http/device-scope';
 import { noQuery } from '../http/strict-requests';
 import type { MetricsWrite, MetricsWriteResult } from '../domain/metric-writes';
 import { FlowRepository } from '../repositories/flows';
@@ -56,19 +54,15 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
     return result.data;
   };
 
-  /** A flow a device-bound token does not show is answered 404, as an unknown one. */
-  const checkFlow = async (request: FastifyRequest, tag: string) => {
-    if (!(await visibilityOf(ctx.db, request)).flowTag(tag)) throw notFound(`flow ${tag}`);
-  };
-
   /**
    * The tag of the flow `key` names: its tag, or else its id (the original's Go library writes to
-   * /flows/{embed_id}/metrics, and our embed id is the id). Checked as checkFlow does.
+   * /flows/{embed_id}/metrics, and our embed id is the id). A flow a device-bound token does not
+   * show is not found, as an unknown one (visibility/scope.ts).
    */
-  const flowTagOf = async (request: FastifyRequest, key: string): Promise<string> => {
-    const tag = (await flows.find(key, 'tag'))?.tag ?? key;
-    await checkFlow(request, tag);
-    return tag;
+  const flowTagOf = async (key: string): Promise<string> => {
+    const flow = await flows.find(key, 'tag');
+    if (!flow) throw notFound(`flow ${key}`);
+    return flow.tag;
   };
 
   return async (app) => {
@@ -92,7 +86,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           },
         },
         async (request) => {
-          const tag = await flowTagOf(request, request.params.tag);
+          const tag = await flowTagOf(request.params.tag);
           const data = await flows.readData(tag);
           if (!data) throw notFound(`flow ${request.params.tag}`);
           return data;
@@ -121,7 +115,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
             response: { 200: legacy ? batchAnswer : metricsDataSchema },
           },
           handler: async (request) => {
-            const tag = await flowTagOf(request, request.params.tag);
+            const tag = await flowTagOf(request.params.tag);
             const data = await writeOne(tag, writeOf(kind, request.body));
             return legacy ? batchOfOne(request.params.tag) : data;
           },
@@ -142,7 +136,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           },
         },
         async (request, reply) => {
-          const tag = await flowTagOf(request, request.params.tag);
+          const tag = await flowTagOf(request.params.tag);
           await writeOne(tag, writeOf('replace', {}));
           return reply.status(204).send(null);
         },
@@ -161,8 +155,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 200: batchAnswer },
         },
       },
-      async (request) =>
-        writeBatch(ctx, request.body.data, 'replace', await visibilityOf(ctx.db, request), inData),
+      async (request) => writeBatch(ctx, request.body.data, 'replace', inData),
     );
 
     app.patch(
@@ -177,8 +170,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 200: batchAnswer },
         },
       },
-      async (request) =>
-        writeBatch(ctx, request.body.data, 'merge', await visibilityOf(ctx.db, request), inData),
+      async (request) => writeBatch(ctx, request.body.data, 'merge', inData),
     );
 
     // The older clients' batches (telemetryd, the Ruby gem's flow_update_batch, the Node client;
@@ -203,7 +195,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
         handler: async (request) => {
           const { entries, at } = tagsOfLegacyBatch(request.body as Record<string, unknown>);
-          return writeBatch(ctx, entries, kind, await visibilityOf(ctx.db, request), {
+          return writeBatch(ctx, entries, kind, {
             at: (tag) => `${at}.${tag}`,
           });
         },
@@ -223,11 +215,12 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        await checkFlow(request, request.params.tag);
         const { errored = true, message, error, output } = request.body ?? {};
         const why = [message, error, output].filter(Boolean).join(' : ');
         if (why) request.log.info({ flow: request.params.tag, why }, 'a client marked its flow errored');
-        const flow = await setFlowErrored(ctx, request.params.tag, errored);
+        // Looked up first: a flow a device-bound token does not show is not found for it.
+        const shown = await flows.getByTag(request.params.tag);
+        const flow = shown && (await setFlowErrored(ctx, request.params.tag, errored));
         if (!flow) throw notFound(`flow ${request.params.tag}`);
         return flow;
       },

@@ -4,7 +4,6 @@ import { idSchema } from '../../src/shared/common';
 import { playlistCreateSchema, playlistSchema, playlistUpdateSchema } from '../../src/shared/playlist';
 import { createPlaylist, deletePlaylist, updatePlaylist } from '../actions/playlists';
 import type { ServiceContext } from '../context';
-import { visibilityOf } from '../http/device-scope';
 import { resourceRoutes } from '../http/resource-routes';
 import { PlaylistRepository } from '../repositories/playlists';
 
@@ -20,10 +19,6 @@ export function playlistRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       noun: 'playlist',
       params: idParams,
       item: playlistSchema,
-      visibility: async (request) => {
-        const visible = await visibilityOf(ctx.db, request);
-        return (playlist) => visible.playlist(playlist.id);
-      },
       list: {
         summary: 'Lists all playlists, oldest first',
         permission: 'read',

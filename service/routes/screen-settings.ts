@@ -6,7 +6,6 @@ import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
 import { scheduledAt } from '../domain/screen-settings';
 import { webOptionsOf } from '../domain/web-options';
-import { checkDevice } from '../http/device-scope';
 import { ScreenSettingsRepository } from '../repositories/screen-settings';
 
 const tagParams = z.object({ tag: tagSchema });
@@ -34,10 +33,10 @@ export function screenSettingsRoutes(ctx: ServiceContext): FastifyPluginAsyncZod
           response: { 200: screenSettingsSchema },
         },
       },
-      async (request) => {
-        checkDevice(request, request.params.tag);
-        return { ...(await settingsOf(request.params.tag)).settings, web: webOptionsOf(ctx.config) };
-      },
+      async (request) => ({
+        ...(await settingsOf(request.params.tag)).settings,
+        web: webOptionsOf(ctx.config),
+      }),
     );
 
     app.get(
@@ -61,7 +60,6 @@ export function screenSettingsRoutes(ctx: ServiceContext): FastifyPluginAsyncZod
         },
       },
       async (request) => {
-        checkDevice(request, request.params.tag);
         const { settings: resolved, reportedTimeZone } = await settingsOf(request.params.tag);
         const { time } = request.query;
         const instant = time === undefined ? ctx.clock.now().getTime() : Date.parse(time);

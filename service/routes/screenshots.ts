@@ -6,7 +6,6 @@ import { deviceNotFound } from '../actions/commands';
 import { storeScreenshot } from '../actions/screenshots';
 import type { ServiceContext } from '../context';
 import { DomainError } from '../domain/errors';
-import { visibilityOf } from '../http/device-scope';
 import { HttpError } from '../http/errors';
 import { DeviceRepository } from '../repositories/devices';
 import { ScreenshotRepository } from '../repositories/screenshots';
@@ -40,7 +39,6 @@ export function screenshotRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { tag } = request.params;
-        if (!(await visibilityOf(ctx.db, request)).device(tag)) throw deviceNotFound(tag);
         if (!Buffer.isBuffer(request.body)) {
           throw new HttpError(
             415,
@@ -64,7 +62,6 @@ export function screenshotRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { tag } = request.params;
-        if (!(await visibilityOf(ctx.db, request)).device(tag)) throw deviceNotFound(tag);
         const screenshot = await screenshots.newest(tag);
         if (!screenshot) {
           if (!(await devices.findByTag(tag))) throw deviceNotFound(tag);

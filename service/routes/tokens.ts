@@ -9,6 +9,7 @@ import {
 } from '../../src/shared/token';
 import { createToken, deleteToken } from '../actions/tokens';
 import type { ServiceContext } from '../context';
+import { notFound } from '../domain/errors';
 import { publicToken, TokenRepository } from '../repositories/tokens';
 
 export function tokenRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
@@ -59,7 +60,7 @@ export function tokenRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        await deleteToken(ctx, request.params.id);
+        if (!(await deleteToken(ctx, request.params.id))) throw notFound(`token ${request.params.id}`);
         return reply.status(204).send(null);
       },
     );

@@ -5,6 +5,7 @@ import { idSchema } from '../../src/shared/common';
 import { userCreateSchema, userRecordSchema, userUpdateSchema } from '../../src/shared/user';
 import { addUser, changeUser, listUsers, removeUser } from '../actions/users';
 import type { ServiceContext } from '../context';
+import { notFound } from '../domain/errors';
 
 const idParams = z.object({ id: idSchema });
 
@@ -58,7 +59,11 @@ export function userRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 200: userRecordSchema, 404: apiErrorSchema, 409: apiErrorSchema },
         },
       },
-      async (request) => changeUser(ctx, request.params.id, request.body),
+      async (request) => {
+        const user = await changeUser(ctx, request.params.id, request.body);
+        if (!user) throw notFound(`user ${request.params.id}`);
+        return user;
+      },
     );
 
     app.delete(
@@ -73,7 +78,7 @@ export function userRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        await removeUser(ctx, request.params.id);
+        if (!(await removeUser(ctx, request.params.id))) throw notFound(`user ${request.params.id}`);
         return reply.status(204).send(null);
       },
     );

@@ -212,7 +212,7 @@ export class ScriptRunner {
         error: `refused: ${spent.message}`,
       };
       const stored = await new ScriptRepository(this.ctx.db).addRun(record);
-      if (stored) this.ctx.notices.changed('scripts', job.scriptId);
+      if (stored) await this.ctx.changes.publish({ type: 'console', resource: 'scripts', id: job.scriptId });
       return stored;
     });
   }
@@ -276,7 +276,7 @@ export class ScriptRunner {
     };
     // Null: deleted while it ran. The caller still gets what happened.
     const stored = await scripts.addRun(record);
-    if (stored) ctx.notices.changed('scripts', script.id);
+    if (stored) await ctx.changes.publish({ type: 'console', resource: 'scripts', id: script.id });
     return stored ?? { ...record, id: newId('run'), started_at: startedAt.toISOString() };
   }
 

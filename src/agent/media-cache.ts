@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BoundedCache, type Cached } from '../node/bounded-cache';
 import {
   cacheNameOf,
   checkUrl,
@@ -52,34 +53,50 @@ interface Download {
  * name to its URL, size and last use, for least-recently-used eviction above `limitBytes`.
  */
 export class MediaCache {
-  private readonly index = new Map<string, Entry>();
+  /** Each file's URL by its name, with its size and last use. */
+  private readonly index: BoundedCache<string, string>;
   /** In-flight downloads by file name, so concurrent ensure() calls of a URL share one. */
   private readonly downloads = new Map<string, Download>();
   private writing: Promise<void> = Promise.resolve();
-  private evicting: Promise<unknown> = Promise.resolve();
   private dirty = false;
   private persistedAt = -Infinity;
   private service: MediaService | null = null;
 
-  constructor(private readonly deps: MediaCacheDeps) {}
+  constructor(private readonly deps: MediaCacheDeps) {
+    this.index = new BoundedCache({
+      maxBytes: deps.limitBytes,
+      now: () => deps.clock.now(),
+      // A file that cannot be removed stays in the index, to be tried again at the next eviction.
+      remove: (name, url) =>
+        this.deps.files.remove(name).then(
+          () => true,
+          (error: unknown) => {
+            this.deps.log.warn(`media cache: cannot remove ${name} (${describe(url)}): ${messageOf(error)}`);
+            return false;
+          },
+        ),
+    });
+  }
 
   /** Reads the index and makes it agree with the disk, which wins: a crash can leave either behind. */
   async load(): Promise<void> {
     const stored = this.parseIndex(await this.deps.store.read(INDEX_KEY));
     const onDisk = await this.deps.files.list();
     const sizes = new Map(onDisk.map((file) => [file.name, file.bytes]));
+    const found: [string, Cached<string>][] = [];
     let dropped = 0;
-    for (const [name, entry] of stored.entries) {
+    for (const [name, { url, bytes: stated, last_used }] of stored.entries) {
       // Entries set since start-up (a download that raced load()) are newer than the stored ones.
       if (this.index.has(name)) continue;
       const bytes = sizes.get(name);
       if (bytes === undefined) {
         dropped += 1;
       } else {
-        if (bytes !== entry.bytes) this.dirty = true;
-        this.index.set(name, { ...entry, bytes });
+        if (bytes !== stated) this.dirty = true;
+        found.push([name, { value: url, bytes, lastUsed: last_used }]);
       }
     }
+    this.index.restore(found);
     let strays = 0;
     for (const { name } of onDisk) {
       if (this.index.has(name) || this.downloads.has(name)) continue;
@@ -102,7 +119,8 @@ export class MediaCache {
    * plain one; a library medium's file has the extension of the type it was served as.
    */
   nameOf(url: string): string {
-    if (isLibraryUrl(url)) for (const [name, entry] of this.index) if (entry.url === url) return name;
+    if (isLibraryUrl(url))
+      for (const [name, { value }] of this.index.entries()) if (value === url) return name;
     return cacheNameOf(url);
   }
 
@@ -116,9 +134,7 @@ export class MediaCache {
   }
 
   usage(): { bytes: number; items: number } {
-    let bytes = 0;
-    for (const entry of this.index.values()) bytes += entry.bytes;
-    return { bytes, items: this.index.size };
+    return this.index.usage();
   }
 
   /** The cache file name of `url`, downloading it first if needed. */
@@ -143,11 +159,9 @@ export class MediaCache {
   }
 
   touch(url: string): void {
-    const entry = this.index.get(this.nameOf(url));
-    if (entry === undefined) return;
-    entry.last_used = this.deps.clock.now();
+    if (this.index.use(this.nameOf(url)) === undefined) return;
     this.dirty = true;
-    if (entry.last_used - this.persistedAt >= TOUCH_PERSIST_MS) {
+    if (this.deps.clock.now() - this.persistedAt >= TOUCH_PERSIST_MS) {
       this.persist().catch((error: unknown) =>
         this.deps.log.warn(`media cache: cannot save the index: ${messageOf(error)}`),
       );
@@ -160,38 +174,15 @@ export class MediaCache {
   }
 
   /** Removes least-recently-used files, never those of `pinned` URLs, until within the limit. */
-  evict(pinned: ReadonlySet<string>): Promise<string[]> {
-    const run = this.evicting.catch(() => undefined).then(() => this.evictNow(pinned));
-    this.evicting = run;
-    return run;
-  }
-
-  private async evictNow(pinned: ReadonlySet<string>): Promise<string[]> {
-    const candidates = [...this.index]
-      .filter(([, entry]) => !pinned.has(entry.url))
-      .sort(([, a], [, b]) => a.last_used - b.last_used);
-    const removed: string[] = [];
-    for (const [name, entry] of candidates) {
-      if (this.usage().bytes <= this.deps.limitBytes) break;
-      if (this.index.get(name) !== entry) continue;
-      try {
-        await this.deps.files.remove(name);
-      } catch (error) {
-        this.deps.log.warn(
-          `media cache: cannot remove ${name} (${describe(entry.url)}): ${messageOf(error)}`,
-        );
-        continue;
-      }
-      this.index.delete(name);
-      this.dirty = true;
-      removed.push(entry.url);
-    }
+  async evict(pinned: ReadonlySet<string>): Promise<string[]> {
+    const removed = await this.index.evict((_name, url) => pinned.has(url));
     if (removed.length > 0) {
+      this.dirty = true;
       const { bytes, items } = this.usage();
       this.deps.log.info(`media cache: evicted ${removed.length} files; ${items} files, ${bytes} bytes left`);
     }
     await this.persist();
-    return removed;
+    return removed.map(([, url]) => url);
   }
 
   private async download(url: string, name: string, listeners: Set<ProgressListener>): Promise<string> {
@@ -257,7 +248,7 @@ export class MediaCache {
       await files.remove(temp.path).catch(() => undefined);
       throw error;
     }
-    this.index.set(saved, { url, bytes: temp.bytes, last_used: this.deps.clock.now() });
+    this.index.set(saved, url, temp.bytes);
     this.dirty = true;
     log.info(`media cache: saved ${where} as ${saved} (${temp.bytes} bytes)`);
     try {
@@ -301,7 +292,12 @@ export class MediaCache {
         if (!this.dirty) return;
         this.dirty = false;
         this.persistedAt = this.deps.clock.now();
-        const snapshot = Object.fromEntries([...this.index].map(([name, entry]) => [name, { ...entry }]));
+        const snapshot = Object.fromEntries(
+          Array.from(this.index.entries(), ([name, { value: url, bytes, lastUsed }]) => [
+            name,
+            { url, bytes, last_used: lastUsed },
+          ]),
+        );
         try {
           await this.deps.store.write(INDEX_KEY, snapshot);
         } catch (error) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { BoundedCache, type Cached } from '../node/bounded-cache';
 import type { MediaService } from './media-urls';
 import type { Fetch, Logger } from './ports';
 
@@ -53,20 +54,28 @@ export function parseTilePath(path: string): { z: number; x: number; y: number }
 
 interface Kept {
   name: string;
-  bytes: number;
   fetchedAt: number;
 }
 
 export class TileCache implements TileStore {
   private readonly dir: string;
   private service: MediaService | null = null;
-  /** By `z/x/y`, in order of use, the least recent first; read from the folder on first use. */
-  private kept: Map<string, Kept> | null = null;
-  private loading: Promise<Map<string, Kept>> | null = null;
+  /** By `z/x/y`; read from the folder on first use. */
+  private readonly kept: BoundedCache<string, Kept>;
+  private loading: Promise<void> | null = null;
   private readonly underWay = new Map<string, Promise<TileAnswer>>();
 
   constructor(private readonly deps: TileCacheDeps) {
     this.dir = resolve(deps.dir);
+    this.kept = new BoundedCache({
+      maxBytes: deps.maxBytes ?? TILE_CACHE_BYTES,
+      maxEntries: deps.maxTiles ?? TILE_CACHE_TILES,
+      now: deps.now,
+      remove: async (_key, entry) => {
+        await unlink(join(this.dir, entry.name)).catch(() => undefined);
+        return true;
+      },
+    });
   }
 
   /** The service tiles come from, with the screen's token; null while there is none. */
@@ -85,16 +94,11 @@ export class TileCache implements TileStore {
   }
 
   private async answer(key: string): Promise<TileAnswer> {
-    const kept = await this.index();
-    const entry = kept.get(key);
-    const now = this.deps.now();
-    if (entry) {
-      kept.delete(key);
-      kept.set(key, entry);
-      if (now - entry.fetchedAt < TILE_FRESH_MS) {
-        const body = await this.read(entry);
-        if (body) return body;
-      }
+    await this.index();
+    const entry = this.kept.use(key);
+    if (entry && this.deps.now() - entry.fetchedAt < TILE_FRESH_MS) {
+      const body = await this.read(entry);
+      if (body) return body;
     }
     const fetched = await this.fetchTile(key, entry ? REFRESH_TIMEOUT_MS : TILE_TIMEOUT_MS);
     if (fetched.ok) {
@@ -104,7 +108,7 @@ export class TileCache implements TileStore {
       return fetched;
     }
     // The service is away or failed: an old tile is better than a hole in the map.
-    const old = kept.get(key);
+    const old = this.kept.peek(key);
     const body = old ? await this.read(old) : null;
     return body ?? fetched;
   }
@@ -142,44 +146,28 @@ export class TileCache implements TileStore {
 
   /** Written whole under a temporary name, then renamed: a crash never leaves half a tile. */
   private async keep(key: string, body: Buffer, contentType: string): Promise<void> {
-    const kept = await this.index();
+    await this.index();
     const name = `${key.replaceAll('/', '-')}.${EXTENSIONS[contentType]}`;
     const temp = join(this.dir, `.tmp-${randomBytes(6).toString('hex')}`);
     await writeFile(temp, body);
     // Its time is when it was fetched, on the agent's clock: read back as such after a restart.
     const now = this.deps.now();
     await utimes(temp, now / 1000, now / 1000);
-    const old = kept.get(key);
     await rename(temp, join(this.dir, name));
+    const old = this.kept.set(key, { name, fetchedAt: now }, body.length);
     if (old && old.name !== name) await unlink(join(this.dir, old.name)).catch(() => undefined);
-    kept.delete(key);
-    kept.set(key, { name, bytes: body.length, fetchedAt: now });
-    await this.evict(kept);
+    await this.kept.evict();
   }
 
-  private async evict(kept: Map<string, Kept>): Promise<void> {
-    const maxTiles = this.deps.maxTiles ?? TILE_CACHE_TILES;
-    const maxBytes = this.deps.maxBytes ?? TILE_CACHE_BYTES;
-    let bytes = 0;
-    for (const entry of kept.values()) bytes += entry.bytes;
-    for (const [key, entry] of kept) {
-      if (kept.size <= maxTiles && bytes <= maxBytes) break;
-      kept.delete(key);
-      bytes -= entry.bytes;
-      await unlink(join(this.dir, entry.name)).catch(() => undefined);
-    }
-  }
-
-  private index(): Promise<Map<string, Kept>> {
-    if (this.kept) return Promise.resolve(this.kept);
-    this.loading ??= this.load().then((kept) => (this.kept = kept));
+  private index(): Promise<void> {
+    this.loading ??= this.load();
     return this.loading;
   }
 
   /** The folder as it is: its tiles (in order of fetching, as their last use is not kept), leftovers removed. */
-  private async load(): Promise<Map<string, Kept>> {
+  private async load(): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    const found: [string, Kept][] = [];
+    const found: [string, Cached<Kept>][] = [];
     for (const name of await readdir(this.dir)) {
       const path = join(this.dir, name);
       const match = FILE_NAME.exec(name);
@@ -189,13 +177,14 @@ export class TileCache implements TileStore {
       }
       const info = await stat(path).catch(() => null);
       if (info?.isFile()) {
-        const entry = { name, bytes: info.size, fetchedAt: info.mtimeMs };
-        found.push([`${match[1]}/${match[2]}/${match[3]}`, entry]);
+        const value = { name, fetchedAt: info.mtimeMs };
+        found.push([
+          `${match[1]}/${match[2]}/${match[3]}`,
+          { value, bytes: info.size, lastUsed: info.mtimeMs },
+        ]);
       }
     }
-    found.sort(([, a], [, b]) => a.fetchedAt - b.fetchedAt);
-    const kept = new Map(found);
-    await this.evict(kept);
-    return kept;
+    this.kept.restore(found);
+    await this.kept.evict();
   }
 }

@@ -14,9 +14,11 @@
  *   New York plays through both passes, until the clock reads 02:00 (07:00 UTC); one from 01:30
  *   to 02:00 plays twice, stopping while the clock reads 01:00 to 01:29 the second time.
  * A window whose `to` is not after its `from` crosses midnight, and a schedule entry's dates
- * (inclusive) apply to the local day an occurrence starts on. Offsets come from the runtime's
- * time zone database through Intl.DateTimeFormat: no date library.
+ * (inclusive) apply to the local day an occurrence starts on. Offsets and the instants they change
+ * come from Temporal (temporal-polyfill, which reads the runtime's time zone database through Intl
+ * and gives way to a native Temporal); the rules themselves count days and minutes.
  */
+import { Temporal } from 'temporal-polyfill';
 import {
   WEEK_DAYS,
   type PowerSchedule,
@@ -33,37 +35,18 @@ const MINUTES_A_DAY = 1440;
 export const NEXT_CHANGE_HORIZON = 8 * DAY;
 /** Offsets lie within UTC-12 and UTC+14: a local time is this close to its instant. */
 const MAX_OFFSET = 15 * 60 * MINUTE;
-/** Offset changes are months apart; sampling this often finds each one, then a bisection its millisecond. */
-const ZONE_SAMPLE = 6 * 60 * MINUTE;
+const NANOSECONDS_A_MS = 1_000_000;
 
 // ---- Zones ------------------------------------------------------------------------------------
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-function formatOf(timeZone: string): Intl.DateTimeFormat {
-  let format = formats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formats.set(timeZone, format);
-  }
-  return format;
+/** Floored: Temporal refuses a fraction of a millisecond, and zones change offset on whole ones. */
+function zonedAt(instant: number, timeZone: string): Temporal.ZonedDateTime {
+  return Temporal.Instant.fromEpochMilliseconds(Math.floor(instant)).toZonedDateTimeISO(timeZone);
 }
 
-/** The zone's offset from UTC at an instant, in ms: its wall clock reads `instant + offset`. */
-function offsetAt(instant: number, timeZone: string): number {
-  const fields: Partial<Record<Intl.DateTimeFormatPartTypes, number>> = {};
-  for (const part of formatOf(timeZone).formatToParts(instant)) fields[part.type] = Number(part.value);
-  const { year = 0, month = 1, day = 1, hour = 0, minute = 0, second = 0 } = fields;
-  return Date.UTC(year, month - 1, day, hour, minute, second) - Math.floor(instant / 1000) * 1000;
+/** The offset from UTC of a zoned time, in ms: its wall clock reads `instant + offset`. */
+function offsetOf(zoned: Temporal.ZonedDateTime): number {
+  return zoned.offsetNanoseconds / NANOSECONDS_A_MS;
 }
 
 /** The zone's offsets over a span: each from the instant it starts (sorted), the first from -∞. */
@@ -72,25 +55,16 @@ interface Segment {
   offset: number;
 }
 
+/** Temporal's transitions: each instant in (from, to] where the offset changes, to the millisecond. */
 function segmentsOf(timeZone: string, from: number, to: number): Segment[] {
-  let current = offsetAt(from, timeZone);
-  const segments: Segment[] = [{ start: -Infinity, offset: current }];
-  for (let before = from; before < to; before += ZONE_SAMPLE) {
-    const after = Math.min(before + ZONE_SAMPLE, to);
-    const offset = offsetAt(after, timeZone);
-    if (offset === current) continue;
-    current = offset;
-    // The first millisecond with the new offset lies in (low, high].
-    let low = before;
-    let high = after;
-    while (high - low > 1) {
-      const middle = Math.floor((low + high) / 2);
-      if (offsetAt(middle, timeZone) === offset) high = middle;
-      else low = middle;
-    }
-    segments.push({ start: high, offset });
+  let zoned = zonedAt(from, timeZone);
+  const segments: Segment[] = [{ start: -Infinity, offset: offsetOf(zoned) }];
+  for (;;) {
+    const next = zoned.getTimeZoneTransition('next');
+    if (!next || next.epochMilliseconds > to) return segments;
+    segments.push({ start: next.epochMilliseconds, offset: offsetOf(next) });
+    zoned = next;
   }
-  return segments;
 }
 
 function offsetIn(segments: Segment[], instant: number): number {
@@ -130,13 +104,18 @@ function weekDayIndex(day: number): number {
   return (((day + 3) % 7) + 7) % 7;
 }
 
+/** The local time at an instant in a zone. */
+function localAt(instant: number, timeZone: string): Local {
+  return localOf(instant, offsetOf(zonedAt(instant, timeZone)));
+}
+
 /** The zone's wall clock at an instant: its date, day of the week and minute of the day. */
 export function localTime(instant: number, timeZone: string): { date: string; day: WeekDay; minute: number } {
-  const { day, minute } = localOf(instant, offsetAt(instant, timeZone));
+  const zoned = zonedAt(instant, timeZone);
   return {
-    date: new Date(day * DAY).toISOString().slice(0, 10),
-    day: WEEK_DAYS[weekDayIndex(day)] as WeekDay,
-    minute,
+    date: zoned.toPlainDate().toString(),
+    day: WEEK_DAYS[zoned.dayOfWeek - 1] as WeekDay,
+    minute: zoned.hour * 60 + zoned.minute,
   };
 }
 
@@ -228,7 +207,7 @@ export function entryAt(
   instant: number,
   timeZone: string,
 ): { index: number; entry: ScheduleEntry } | null {
-  const found = inForce(rankedOf(schedule), localOf(instant, offsetAt(instant, timeZone)));
+  const found = inForce(rankedOf(schedule), localAt(instant, timeZone));
   return found ? { index: found.index, entry: found.entry } : null;
 }
 
@@ -257,7 +236,7 @@ export function playlistAt(
 /** Whether a power schedule has the screen off at an instant. */
 export function isOff(power: PowerSchedule | null, instant: number, timeZone: string): boolean {
   if (!power) return false;
-  const local = localOf(instant, offsetAt(instant, timeZone));
+  const local = localAt(instant, timeZone);
   return power.off.some((window) => matches(ruleOf(window), local));
 }
 

@@ -45,6 +45,8 @@ export function watchService(queries: QueryClient, onConnection: (state: Connect
     }
   });
   return () => {
+    // Closing fires `disconnect`: a console that stopped watching is told nothing more.
+    socket.off('disconnect');
     socket.close();
   };
 }

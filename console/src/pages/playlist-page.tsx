@@ -1,7 +1,6 @@
 import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { libraryMediaId } from '../../../src/shared/media';
 import { playlistSchema, type Playlist } from '../../../src/shared/playlist';
 import { api } from '../api/client';
 import { useCanWrite } from '../session/session';
@@ -22,27 +21,12 @@ import {
   type ItemDraft,
 } from './playlists/draft';
 import { ItemList } from './playlists/item-list';
-import type { ItemLabel } from './playlists/item-row';
+import { useItemLabels } from './playlists/item-labels';
 import { LeaveGuard } from '../ui/leave-guard';
-import { boardsQuery, playlistQuery } from './playlists/queries';
+import { playlistQuery } from './playlists/queries';
 
 /** An alert's title in the text's color: Mantine's yellow, orange and red titles on their light backgrounds miss WCAG AA. */
 const READABLE_TITLE = { title: { color: 'var(--mantine-color-text)' } };
-
-/** Names the items by what the operator knows: the board's name, the medium's name, or the URL. */
-function useItemLabels(): (item: ItemDraft) => ItemLabel {
-  const boards = useQuery(boardsQuery);
-  const library = useQuery(mediaQuery);
-  return (item) => {
-    if (item.type === 'board') {
-      const board = boards.data?.find((candidate) => candidate.id === item.board_id);
-      return { title: board ? board.name : `board ${item.board_id}` };
-    }
-    const id = libraryMediaId(item.url);
-    const media = id === null ? undefined : library.data?.media.find((candidate) => candidate.id === id);
-    return media ? { title: media.name, media } : { title: item.url };
-  };
-}
 
 function Editor({ playlist }: { playlist: Playlist }) {
   const canWrite = useCanWrite();

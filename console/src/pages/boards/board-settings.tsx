@@ -40,7 +40,7 @@ function gridErrorsOf(error: unknown): FormErrors {
 const SIZE_OPTIONS = [...FONT_SIZES];
 
 /** The background choices: none, every image of the library, and the board's own URL if elsewhere. */
-function useBackgroundOptions(current: string) {
+export function useBackgroundOptions(current: string) {
   const library = useQuery(mediaQuery);
   const images = (library.data?.media ?? [])
     .filter((media) => media.kind === 'image')

@@ -1,4 +1,4 @@
-import { memo, useCallback, useMemo, useState, type RefCallback } from 'react';
+import { memo, useMemo } from 'react';
 import { BOARD_DEFAULTS } from '../../../../../src/shared/board';
 import type { BoardExport } from '../../../../../src/shared/board-export';
 import { VARIANT_EXAMPLES } from '../../../../../src/shared/variant-examples';
@@ -7,6 +7,7 @@ import type { Variant } from '../../../../../src/shared/variants';
 import { BoardView } from '../../../../../renderer/src/board/board-view';
 import { FlowStore } from '../../../../../renderer/src/store/flow-store';
 import { ConsoleWidgetWeb } from '../../../ui/widget-web';
+import { useWidthOnceSeen } from './width-once-seen';
 
 /**
  * The widget's native box: one column by five rows of a 1920 x 1080 board of 4 x 18 cells, so
@@ -20,8 +21,6 @@ const SAMPLE_WIDTH = BOARD_SIZE[0] / COLUMNS;
 const SAMPLE_HEIGHT = (BOARD_SIZE[1] / ROWS) * SAMPLE_ROWS;
 /** The player's default theme, whatever the console's: samples look as most screens will. */
 const SAMPLE_THEME = 'dark';
-/** Samples start drawing a little before they scroll into view, so they are there when seen. */
-const AHEAD = '200px';
 
 /**
  * A 1920 x 1080 board holding only this variant with its example data, at the top left:
@@ -54,34 +53,6 @@ function sampleBoard(variant: Variant): BoardExport {
 const NO_MEDIA: Record<string, string> = {};
 /** A sample's data is the variant's own example: a problem with it is the renderer's tests' to find. */
 function ignoreProblem(): void {}
-
-/**
- * The box's width, 0 until it first comes near the viewport: 34 samples cost nothing until the
- * operator scrolls to them, and once drawn they stay drawn (scrolling back does not redraw).
- */
-function useWidthOnceSeen<T extends HTMLElement>(): [RefCallback<T>, number] {
-  const [width, setWidth] = useState(0);
-  const ref = useCallback((node: T | null) => {
-    if (!node) return;
-    const resize = new ResizeObserver(([entry]) => {
-      if (entry) setWidth(entry.contentRect.width);
-    });
-    const near = new IntersectionObserver(
-      (entries) => {
-        if (!entries.some((entry) => entry.isIntersecting)) return;
-        near.disconnect();
-        resize.observe(node);
-      },
-      { rootMargin: AHEAD },
-    );
-    near.observe(node);
-    return () => {
-      near.disconnect();
-      resize.disconnect();
-    };
-  }, []);
-  return [ref, width];
-}
 
 /**
  * One variant as a screen draws it: the player's own BoardView with the variant's example data,

@@ -1,0 +1,47 @@
+import { useQuery } from '@tanstack/react-query';
+import { describe, expect, it, vi } from 'vitest';
+import { renderHook } from 'vitest-browser-react';
+import { queryClient, serve, type Answer } from '../../testing/hook-kit';
+import { mediaQuery } from './media-query';
+
+const logo = {
+  id: 'm1',
+  name: 'logo.png',
+  content_type: 'image/png',
+  kind: 'image',
+  bytes: 1200,
+  sha256: 'a'.repeat(64),
+  url: '/media/m1/content',
+  created_at: '2026-11-23T08:00:00.000Z',
+  used_by: [],
+};
+
+async function library(answer: Answer) {
+  serve().on('GET', '/media', answer);
+  const { wrapper } = queryClient();
+  const { result } = await renderHook(() => useQuery(mediaQuery), { wrapper });
+  await vi.waitFor(() => expect(result.current.isPending).toBe(false));
+  return result.current;
+}
+
+const MAX = 'x-wallboard-media-max-bytes';
+
+describe('the media library', () => {
+  it('lists the media with the largest file the service takes', async () => {
+    const { data } = await library({ status: 200, body: [logo], headers: { [MAX]: '52428800' } });
+    expect(data).toEqual({ media: [logo], maxBytes: 52_428_800 });
+  });
+
+  it('leaves the largest file unsaid when the service does not say it plainly', async () => {
+    const headers: Record<string, string>[] = [{}, { [MAX]: 'lots' }, { [MAX]: '0' }, { [MAX]: '1.5' }];
+    for (const header of headers) {
+      const { data } = await library({ status: 200, body: [], headers: header });
+      expect(data?.maxBytes).toBeNull();
+    }
+  });
+
+  it('says which part of an answer does not follow the contract', async () => {
+    const { error } = await library({ status: 200, body: [{ ...logo, kind: 'pdf' }] });
+    expect(error?.message).toMatch(/^unexpected answer from \/media: 0\.kind/);
+  });
+});
