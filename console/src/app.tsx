@@ -1,4 +1,4 @@
-import { Center, Loader } from '@mantine/core';
+import { Center } from '@mantine/core';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { CONSOLE_BASE } from '../../src/shared/console-page';
 import { HOME, PAGES } from './pages';
@@ -6,6 +6,7 @@ import { SessionProvider, useSessionQuery, useSignedOutHandler } from './session
 import { SignInPage } from './session/sign-in-page';
 import { Shell } from './shell/shell';
 import { ErrorPanel, NotFound, RouteError } from './ui/error-panel';
+import { Loading } from './ui/loading';
 
 const router = createBrowserRouter(
   [
@@ -31,7 +32,7 @@ export function App() {
   if (session.isPending) {
     return (
       <Center mih="100vh">
-        <Loader aria-label="Loading" />
+        <Loading label="Loading" />
       </Center>
     );
   }

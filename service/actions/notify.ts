@@ -43,7 +43,11 @@ export async function notifyFlowChannel(
   body: NotificationCreate,
 ): Promise<Notification> {
   const flow = await new FlowRepository(ctx.db).getByTag(tag);
-  if (!flow) throw notFound(`flow ${tag}`);
+  // A screen's token notifies through the flows it shows, into the channels it shows: a flow whose
+  // channel it does not see is, for it, not there (visibility/scope.ts).
+  if (!flow || (flow.channel_id !== null && !(await new ChannelRepository(ctx.db).get(flow.channel_id)))) {
+    throw notFound(`flow ${tag}`);
+  }
   if (flow.channel_id === null) throw conflict(`flow ${flow.tag} has no channel to send the notification to`);
   return createNotification(ctx, flow.channel_id, body);
 }

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Loader } from '@mantine/core';
+import { Alert, Anchor } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useCanWrite } from '../session/session';
@@ -8,6 +8,7 @@ import { VIEWER_MESSAGE } from '../ui/write-button';
 import { BoardEditor } from './boards/editor/board-editor';
 import { BoardActions } from './boards/board-actions';
 import { contentQuery } from './boards/queries';
+import { Loading } from '../ui/loading';
 
 /**
  * One board (`boards/:id`) in its editor, drawn by the player's renderer as screens show it. Live:
@@ -40,7 +41,7 @@ export default function BoardPage() {
           {VIEWER_MESSAGE}
         </Alert>
       )}
-      {content.isPending && <Loader aria-label="Loading the board" />}
+      {content.isPending && <Loading label="Loading the board" />}
       {content.data && <BoardEditor key={id} content={content.data} />}
     </>
   );

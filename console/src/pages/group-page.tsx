@@ -1,16 +1,4 @@
-import {
-  Anchor,
-  Grid,
-  Group,
-  Loader,
-  MultiSelect,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Anchor, Grid, Group, MultiSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -25,6 +13,7 @@ import { WriteButton } from '../ui/write-button';
 import { PlaySettingsForm, type PlaySettings } from './schedules/play-settings';
 import { groupPath, groupQuery } from './schedules/queries';
 import { devicePath, useOverview, usePlaylists } from './screens/queries';
+import { Loading } from '../ui/loading';
 
 const settingsOf = ({ playlist_id, schedule, power, rotation, time_zone }: ScreenGroup): PlaySettings => ({
   playlist_id,
@@ -116,7 +105,7 @@ export default function GroupPage() {
       tell(`Group ${saved.name} saved`, 'green');
     },
   });
-  if (group.isPending) return <Loader aria-label="Loading the group" />;
+  if (group.isPending) return <Loading label="Loading the group" />;
   if (group.error) return <ErrorAlert error={group.error} title="The group could not be shown" />;
   return (
     <>

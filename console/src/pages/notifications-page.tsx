@@ -1,4 +1,4 @@
-import { Alert, Grid, Loader, NumberInput, Select, Stack, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Grid, NumberInput, Select, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
@@ -19,6 +19,7 @@ import { PageHeader } from '../ui/page-header';
 import { WriteButton } from '../ui/write-button';
 import { NotificationHistory } from './notifications/history';
 import { tell } from '../ui/notify';
+import { Loading } from '../ui/loading';
 
 // The icon pack (and the renderer's banner, which draws icons by name) is the heavy part of this
 // page: loaded after the form is on screen.
@@ -128,7 +129,7 @@ export default function NotificationsPage() {
                 disabled={!canWrite}
                 {...form.getInputProps('message')}
               />
-              <Suspense fallback={<Loader size="sm" aria-label="Loading the icons" />}>
+              <Suspense fallback={<Loading size="sm" label="Loading the icons" />}>
                 <IconPicker
                   value={form.values.icon}
                   onChange={(icon) => form.setFieldValue('icon', icon)}
@@ -175,7 +176,7 @@ export default function NotificationsPage() {
             <Title order={2} size="h4">
               Preview
             </Title>
-            <Suspense fallback={<Loader size="sm" aria-label="Loading the preview" />}>
+            <Suspense fallback={<Loading size="sm" label="Loading the preview" />}>
               <BannerPreview
                 draft={{ title: form.values.title, message: form.values.message, icon: form.values.icon }}
               />

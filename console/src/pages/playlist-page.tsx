@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { playlistSchema, type Playlist } from '../../../src/shared/playlist';
@@ -24,6 +24,7 @@ import { ItemList } from './playlists/item-list';
 import { useItemLabels } from './playlists/item-labels';
 import { LeaveGuard } from '../ui/leave-guard';
 import { playlistQuery } from './playlists/queries';
+import { Loading } from '../ui/loading';
 
 /** An alert's title in the text's color: Mantine's yellow, orange and red titles on their light backgrounds miss WCAG AA. */
 const READABLE_TITLE = { title: { color: 'var(--mantine-color-text)' } };
@@ -154,7 +155,7 @@ export default function PlaylistPage() {
           </>
         }
       />
-      {playlist.isPending && <Loader aria-label="Loading the playlist" />}
+      {playlist.isPending && <Loading label="Loading the playlist" />}
       {playlist.error && <ErrorAlert error={playlist.error} title="The playlist could not be shown" />}
       {playlist.data && <Editor playlist={playlist.data} />}
     </>

@@ -1,4 +1,4 @@
-import { Anchor, Group, Loader, SimpleGrid, Stack } from '@mantine/core';
+import { Anchor, Group, SimpleGrid, Stack } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { send } from '../api/client';
@@ -17,6 +17,7 @@ import { PlaysPanel } from './screens/plays-panel';
 import { devicePath, useDevice } from './screens/queries';
 import { SchedulePanel } from './screens/schedule-panel';
 import { ScreenshotPanel } from './screens/screenshot-panel';
+import { Loading } from '../ui/loading';
 
 const BackLink = () => (
   <Anchor component={Link} to="/screens" size="sm">
@@ -38,7 +39,7 @@ export default function ScreenPage() {
       void navigate('/screens');
     },
   });
-  if (device.isPending) return <Loader aria-label="Loading the screen" />;
+  if (device.isPending) return <Loading label="Loading the screen" />;
   if (device.error) {
     return (
       <Stack align="flex-start">

@@ -1,5 +1,5 @@
 import { faMagnifyingGlass } from '@fortawesome/free-solid-svg-icons';
-import { Group, Loader, SegmentedControl, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Group, SegmentedControl, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useDeferredValue, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
@@ -11,6 +11,7 @@ import { WriteButton } from '../ui/write-button';
 import { PairModal } from './screens/pair-modal';
 import { useOverview } from './screens/queries';
 import { ScreenTable } from './screens/screen-table';
+import { Loading } from '../ui/loading';
 
 const STATES = ['all', 'online', 'offline'] as const;
 type State = (typeof STATES)[number];
@@ -99,7 +100,7 @@ export default function ScreensPage() {
         </div>
       </Group>
       {overview.error && <ErrorAlert error={overview.error} title="The screens could not be listed" />}
-      {overview.isPending && <Loader aria-label="Loading the screens" />}
+      {overview.isPending && <Loading label="Loading the screens" />}
       {screens && screens.length > 0 && (
         <>
           <Text size="sm" c="dimmed" mb="xs" role="status">

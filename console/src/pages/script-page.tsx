@@ -1,4 +1,4 @@
-import { Anchor, Grid, Loader, Stack } from '@mantine/core';
+import { Anchor, Grid, Stack } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -20,6 +20,7 @@ import {
   type ScriptFields,
 } from './scripts/script-form';
 import { tell } from '../ui/notify';
+import { Loading } from '../ui/loading';
 
 const pathOf = (id: string) => `/scripts/${encodeURIComponent(id)}`;
 
@@ -46,7 +47,7 @@ export default function ScriptPage() {
         }
       />
       {script.error && <ErrorAlert error={script.error} title="The script could not be read" />}
-      {script.isPending && !creating && <Loader aria-label="Loading the script" />}
+      {script.isPending && !creating && <Loading label="Loading the script" />}
       <Grid gap="xl">
         <Grid.Col span={{ base: 12, lg: 8 }}>
           <Stack gap="xl">

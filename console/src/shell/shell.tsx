@@ -4,7 +4,6 @@ import {
   AppShell,
   Burger,
   Group,
-  Loader,
   Menu,
   NavLink,
   Text,
@@ -24,6 +23,7 @@ import { PAGES } from '../pages';
 import { forgetSession, useUser } from '../session/session';
 import { FaIcon } from '../ui/fa-icon';
 import { quotaLines } from './quota-lines';
+import { Loading } from '../ui/loading';
 
 const CONNECTION: Record<Connection, { label: string; color: string }> = {
   connecting: { label: 'Reconnecting to the service…', color: 'var(--mantine-color-yellow-6)' },
@@ -156,7 +156,7 @@ export function Shell() {
         })}
       </AppShell.Navbar>
       <AppShell.Main>
-        <Suspense fallback={<Loader aria-label="Loading the page" />}>
+        <Suspense fallback={<Loading label="Loading the page" />}>
           <Outlet />
         </Suspense>
       </AppShell.Main>

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Code, Grid, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Code, Grid, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
@@ -9,6 +9,7 @@ import { PageHeader } from '../../ui/page-header';
 import { FlowState } from './flow-state';
 import { metricsQuery, useBoardsByFlow, useChannelNames } from './flow-queries';
 import { VariantShape } from './variant-shape';
+import { Loading } from '../../ui/loading';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -43,7 +44,7 @@ export default function FlowPage() {
         }
       />
       {flow.error && <ErrorAlert error={flow.error} title="The flow could not be read" />}
-      {flow.isPending && <Loader aria-label="Loading the flow" />}
+      {flow.isPending && <Loading label="Loading the flow" />}
       {flow.data && (
         <Grid gap="xl">
           <Grid.Col span={{ base: 12, lg: 5 }}>

@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Loader, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { tagSchema } from '../../../../../src/shared/common';
@@ -8,6 +8,7 @@ import type { Variant } from '../../../../../src/shared/variants';
 import { api, send } from '../../../api/client';
 import { ErrorAlert } from '../../../ui/error-panel';
 import { flowsQuery } from '../../flows/flow-queries';
+import { Loading } from '../../../ui/loading';
 
 const VariantGallery = lazy(() => import('../gallery/variant-gallery'));
 
@@ -63,7 +64,7 @@ function FlowStep({
     },
   });
   if (!flows.data)
-    return flows.error ? <ErrorAlert error={flows.error} /> : <Loader aria-label="Loading the flows" />;
+    return flows.error ? <ErrorAlert error={flows.error} /> : <Loading label="Loading the flows" />;
   const newTag = tag ?? suggestTag(boardName, variant, flows.data);
   const tagProblem = tagSchema.safeParse(newTag).error?.issues[0]?.message;
   // Flows of the same variant first: their data fits the widget as it is.
@@ -148,7 +149,7 @@ export function AddWidget({
     );
   }
   return (
-    <Suspense fallback={<Loader aria-label="Loading the widgets" />}>
+    <Suspense fallback={<Loading label="Loading the widgets" />}>
       <VariantGallery onPick={setVariant} />
     </Suspense>
   );

@@ -1,4 +1,4 @@
-import { Accordion, Alert, Anchor, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Accordion, Alert, Anchor, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link } from 'react-router';
@@ -11,6 +11,7 @@ import { metricsQuery } from '../../flows/flow-queries';
 import { VariantShape } from '../../flows/variant-shape';
 import { dataProblems, formatData, parseData } from '../data-editor/data-problems';
 import { ScriptSource } from './script-source';
+import { Loading } from '../../../ui/loading';
 
 const DataEditor = lazy(() => import('../data-editor/data-editor'));
 
@@ -69,7 +70,7 @@ export function WidgetData({ flow, variant, disabled }: { flow: Flow; variant: V
       </Group>
       {current.error && <ErrorAlert error={current.error} title="The data could not be read" />}
       {shown === null ? (
-        <Loader aria-label="Loading the data" />
+        <Loading label="Loading the data" />
       ) : (
         <>
           <TextInput
@@ -82,7 +83,7 @@ export function WidgetData({ flow, variant, disabled }: { flow: Flow; variant: V
               if (next !== null) change(next);
             }}
           />
-          <Suspense fallback={<Loader aria-label="Loading the data editor" />}>
+          <Suspense fallback={<Loading label="Loading the data editor" />}>
             <DataEditor variant={variant} value={shown} readOnly={disabled} onChange={change} />
           </Suspense>
           {edited && from !== loaded && (

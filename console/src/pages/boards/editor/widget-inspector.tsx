@@ -1,16 +1,5 @@
 import { faArrowDown, faArrowUp, faTrash } from '@fortawesome/free-solid-svg-icons';
-import {
-  Badge,
-  ColorInput,
-  Group,
-  Loader,
-  NumberInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Badge, ColorInput, Group, NumberInput, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
 import type { Board } from '../../../../../src/shared/board';
 import type { GridPlacement } from '../../../../../src/shared/widget';
@@ -18,6 +7,7 @@ import { FaIcon } from '../../../ui/fa-icon';
 import { WriteButton } from '../../../ui/write-button';
 import type { DraftWidget, Layout } from './draft';
 import { overlaps } from './placement';
+import { Loading } from '../../../ui/loading';
 
 // CodeMirror and its languages load with the first custom widget selected, not with the editor.
 const CustomCodePanel = lazy(() => import('./custom-code'));
@@ -167,7 +157,7 @@ export function WidgetInspector({
         Removing a widget keeps its flow and data: other boards and scripts still use them.
       </Text>
       {widget.variant === 'custom' && (
-        <Suspense fallback={<Loader size="sm" aria-label="Loading the code editors" />}>
+        <Suspense fallback={<Loading size="sm" label="Loading the code editors" />}>
           <CustomCodePanel
             key={widget.key}
             code={widget.code}
