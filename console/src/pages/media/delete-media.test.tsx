@@ -6,22 +6,12 @@ import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { page } from 'vitest/browser';
 import { renderHook } from 'vitest-browser-react';
-import type { Media, MediaUsage } from '../../../../src/shared/media';
+import type { MediaUsage } from '../../../../src/shared/media';
 import { queryClient, serve } from '../../testing/hook-kit';
 import { theme } from '../../theme';
 import { useDeleteMedia } from './delete-media';
+import { sampleMedium as medium } from '../../testing/fixtures';
 
-const medium = (used_by: MediaUsage[]): Media => ({
-  id: 'm1',
-  name: 'logo.png',
-  content_type: 'image/png',
-  kind: 'image',
-  bytes: 1200,
-  sha256: 'a'.repeat(64),
-  url: '/media/m1/content',
-  created_at: '2026-11-23T08:00:00.000Z',
-  used_by,
-});
 const lobby: MediaUsage = { type: 'playlist', id: 'p1', name: 'Lobby' };
 
 const PLAIN = 'DELETE /media/m1';

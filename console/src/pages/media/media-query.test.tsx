@@ -3,18 +3,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { renderHook } from 'vitest-browser-react';
 import { queryClient, serve, type Answer } from '../../testing/hook-kit';
 import { mediaQuery } from './media-query';
+import { sampleMedium } from '../../testing/fixtures';
 
-const logo = {
-  id: 'm1',
-  name: 'logo.png',
-  content_type: 'image/png',
-  kind: 'image',
-  bytes: 1200,
-  sha256: 'a'.repeat(64),
-  url: '/media/m1/content',
-  created_at: '2026-11-23T08:00:00.000Z',
-  used_by: [],
-};
+const logo = sampleMedium();
 
 async function library(answer: Answer) {
   serve().on('GET', '/media', answer);

@@ -4,6 +4,9 @@ import { BOARD_DEFAULTS } from '../../../../src/shared/board';
 import { queryClient, serve } from '../../testing/hook-kit';
 import { newBoardItem, newMediaItem, newWebItem } from './draft';
 import { useItemLabels } from './item-labels';
+import { sampleMedium } from '../../testing/fixtures';
+
+const logo = sampleMedium();
 
 const board = {
   ...BOARD_DEFAULTS,
@@ -11,17 +14,6 @@ const board = {
   name: 'Hall',
   created_at: '2026-11-23T08:00:00.000Z',
   updated_at: '2026-11-23T09:00:00.000Z',
-};
-const logo = {
-  id: 'm1',
-  name: 'logo.png',
-  content_type: 'image/png',
-  kind: 'image',
-  bytes: 1200,
-  sha256: 'a'.repeat(64),
-  url: '/media/m1/content',
-  created_at: '2026-11-23T08:00:00.000Z',
-  used_by: [],
 };
 
 const items = {

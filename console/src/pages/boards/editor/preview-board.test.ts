@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { BOARD_DEFAULTS, boardSchema } from '../../../../../src/shared/board';
-import type { Flow } from '../../../../../src/shared/flow';
 import type { MetricsData } from '../../../../../src/shared/metrics';
 import { suggestTag } from './add-widget';
-import type { DraftWidget } from './draft';
 import { previewOf } from './preview-board';
+import { draftWidget as draft, sampleFlow as flow } from '../../../testing/fixtures';
 
 const board = boardSchema.parse({
   ...BOARD_DEFAULTS,
@@ -13,33 +12,6 @@ const board = boardSchema.parse({
   columns: 24,
   created_at: '2026-11-23T08:00:00.000Z',
   updated_at: '2026-11-23T09:00:00.000Z',
-});
-
-const flow = (id: string, tag: string, errored = false): Flow => ({
-  id,
-  embed_id: id,
-  type: 'metrics' as Flow['type'],
-  variant: 'value',
-  tag,
-  errored,
-  enabled: true,
-  channel_id: null,
-  source: null,
-  parameters: null,
-  created_at: '2026-11-23T08:00:00.000Z',
-});
-
-const draft = (key: string, flow_id: string, column: number): DraftWidget => ({
-  key,
-  id: key.startsWith('new:') ? undefined : key,
-  flow_id,
-  variant: 'value',
-  column,
-  row: 0,
-  width: 4,
-  height: 3,
-  background: 'default',
-  code: null,
 });
 
 describe("the editor's preview of a board", () => {

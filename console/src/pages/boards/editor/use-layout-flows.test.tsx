@@ -1,37 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { renderHook } from 'vitest-browser-react';
 import { BOARD_DEFAULTS } from '../../../../../src/shared/board';
-import type { Flow } from '../../../../../src/shared/flow';
 import { held, queryClient, serve } from '../../../testing/hook-kit';
-import type { DraftWidget, Layout } from './draft';
+import type { Layout } from './draft';
 import { useLayoutFlows } from './preview-board';
-
-const flow = (id: string, tag: string): Flow => ({
-  id,
-  embed_id: id,
-  type: 'default',
-  variant: 'value',
-  tag,
-  errored: false,
-  enabled: true,
-  channel_id: null,
-  source: null,
-  parameters: null,
-  created_at: '2026-11-23T08:00:00.000Z',
-});
-
-const draft = (key: string, flow_id: string, column: number): DraftWidget => ({
-  key,
-  id: key.startsWith('new:') ? undefined : key,
-  flow_id,
-  variant: 'value',
-  column,
-  row: 0,
-  width: 4,
-  height: 3,
-  background: 'default',
-  code: null,
-});
+import { draftWidget as draft, sampleFlow as flow } from '../../../testing/fixtures';
 
 /** The board's export as the service answers it: the saved widget's flow with its data. */
 const exported = (value: number) => ({
