@@ -1,10 +1,12 @@
 // bench/fleet across several nodes: `npm run bench:fleet -- --nodes 2 [--devices 2000] [--seconds 60]
-// [--heartbeat 30] [--notifications 5]`. Two service nodes on one PostgreSQL (a throwaway cluster,
-// .ci/with-postgres.sh) behind HAProxy as deploy/haproxy.cfg, N simulated devices through the proxy
-// (a socket.io socket that said hello, and a heartbeat every interval over HTTP): prints per node
-// its CPU and RSS, the heartbeat latency, and the fan-out of one notification to every device,
-// beside the same fan-out through a bare socket.io server (bench/service-floor.ts) in the same run.
-import { spawnSync } from 'node:child_process';
+// [--heartbeat 30] [--notifications 5] [--runs 3] [--write-seconds 5] [--in-flight 64]`. Service
+// nodes (the built service, dist/) on one PostgreSQL (a throwaway cluster with fsync on, as in
+// production) behind HAProxy as deploy/haproxy.cfg. Each run, on a fresh database: N simulated
+// devices through the proxy (a socket.io socket that said hello, and a heartbeat every interval
+// over HTTP); per node its CPU and RSS, the heartbeat latency, and the fan-out of one notification
+// to every device beside the same fan-out through a bare socket.io server (bench/service-floor.ts)
+// in the same run. Then the metric writes/s the nodes take together through the proxy beside the
+// first node's alone behind a proxy of its own, in turns. Figures through bench/report.ts.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -17,17 +19,13 @@ import {
   startHaproxy,
   startNode,
 } from '../service/testing/cluster-kit';
-import {
-  addDevices,
-  benchPlaylist,
-  connected,
-  measureFanout,
-  openAudience,
-  openDevices,
-  type Fanout,
-} from './fanout';
-import { apiRequest, cpuSeconds, rssMb, spawnFloor } from './processes';
-import { formatMs, quantile } from './stats';
+import { durablePostgresServer, fsyncOf } from './durable-postgres';
+import { addDevices, benchPlaylist, connected, measureFanout, openAudience, openDevices } from './fanout';
+import { apiRequest, cpuSeconds, rssMb } from './processes';
+import { report, type Figure } from './report';
+import { createWriteFlows, loadTask } from './service-load';
+import { buildServiceIfStale, spawnFloor } from './spawned';
+import { formatMs, quantile, throughput } from './stats';
 
 const { values } = parseArgs({
   options: {
@@ -36,6 +34,9 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '60' },
     heartbeat: { type: 'string', default: '30' },
     notifications: { type: 'string', default: '5' },
+    runs: { type: 'string', default: '1' },
+    'write-seconds': { type: 'string', default: '5' },
+    'in-flight': { type: 'string', default: '64' },
   },
 });
 const NODES = Number(values.nodes);
@@ -43,127 +44,190 @@ const DEVICES = Number(values.devices);
 const SECONDS = Number(values.seconds);
 const HEARTBEAT = Number(values.heartbeat);
 const NOTIFICATIONS = Number(values.notifications);
+const RUNS = Number(values.runs);
+const WRITE_SECONDS = Number(values['write-seconds']);
+const IN_FLIGHT = Number(values['in-flight']);
 const TOKEN = 'fleet-cluster-bench-token-0123';
-const TARGET = { devices: 10_000, fanoutP99Ms: 1000, heartbeatP99Ms: 100 };
-
-// The throwaway PostgreSQL of the tests: run again under it when it is not there yet.
-if (!process.env.WALLBOARD_TEST_DATABASE_URL) {
-  const again = spawnSync(
-    'bash',
-    ['.ci/with-postgres.sh', process.execPath, ...process.execArgv, ...process.argv.slice(1)],
-    {
-      stdio: 'inherit',
-    },
-  );
-  process.exit(again.status ?? 1);
-}
-if (!haproxyInstalled) throw new Error('bench/fleet --nodes needs HAProxy (apt-get install haproxy)');
-
-const database = await createTestDatabase(process.env.WALLBOARD_TEST_DATABASE_URL);
-const ports = await Promise.all(Array.from({ length: NODES }, () => freePort()));
-const nodes = [];
-for (const port of ports) nodes.push(await startNode(database.url, port, TOKEN, ['--log-level', 'error']));
-const proxyPort = await freePort();
+const TARGET = { devices: 10_000, fanoutOfFloor: 2, heartbeatP99Ms: 100, writesOfOneNode: 1.6 };
 // HAProxy holds two files per connection: this machine's limit of 20,000 caps it at 9,900, the
 // devices' WebSockets and the heartbeats' connections together.
 const MAXCONN = 9_900;
-if (DEVICES > MAXCONN - 500) throw new Error(`--devices: at most ${MAXCONN - 500} through HAProxy here`);
-const proxy = await startHaproxy(await haproxyConfig(proxyPort, ports, { maxconn: MAXCONN }), proxyPort);
-const api = <T>(method: string, path: string, body?: unknown) =>
-  apiRequest<T>(proxy.url, TOKEN, method, path, body);
-let heartbeats: Worker | undefined;
 
-try {
-  await healthy(proxy.url, 60_000);
+const server = durablePostgresServer();
+buildServiceIfStale();
+if (!haproxyInstalled) throw new Error('bench/fleet --nodes needs HAProxy (apt-get install haproxy)');
+if (DEVICES > MAXCONN - 500) throw new Error(`--devices: at most ${MAXCONN - 500} through HAProxy here`);
+
+interface Cluster {
+  /** HAProxy in front of every node. */
+  all: string;
+  /** HAProxy in front of the first node alone. */
+  alone: string;
+  pids: number[];
+}
+
+/** NODES nodes on a fresh database, behind HAProxy (and the first node behind one of its own). */
+async function onCluster<T>(work: (cluster: Cluster) => Promise<T>): Promise<T> {
+  const database = await createTestDatabase(server);
+  const ports = await Promise.all(Array.from({ length: NODES }, () => freePort()));
+  const nodes = [];
+  const proxies = [];
+  try {
+    for (const port of ports)
+      nodes.push(await startNode(database.url, port, TOKEN, ['--log-level', 'error'], 'built'));
+    const [allPort, alonePort] = [await freePort(), await freePort()];
+    proxies.push(await startHaproxy(await haproxyConfig(allPort, ports, { maxconn: MAXCONN }), allPort));
+    proxies.push(await startHaproxy(await haproxyConfig(alonePort, ports.slice(0, 1)), alonePort));
+    const [all, alone] = proxies.map((proxy) => proxy.url) as [string, string];
+    await Promise.all([healthy(all, 60_000), healthy(alone, 60_000)]);
+    return await work({ all, alone, pids: nodes.map((node) => node.child.pid ?? 0) });
+  } finally {
+    await Promise.all(proxies.map((proxy) => proxy.stop()));
+    await Promise.all(nodes.map((node) => node.stop()));
+    await database.drop();
+  }
+}
+
+const figures: Figure[] = [];
+const lines: string[] = [];
+const notifyThrough = (url: string) => async (n: number) =>
+  (
+    await apiRequest<{ id: string }>(url, TOKEN, 'POST', '/flows/fleet_cpu/notifications', {
+      title: 'fanout',
+      message: `n${n}`,
+    })
+  ).id;
+
+/** One run: the fleet's heartbeats and a fan-out through the proxy, then the bare floor's fan-out. */
+async function fleetRun(run: number, { all, pids }: Cluster): Promise<void> {
+  const api = <T>(method: string, path: string, body?: unknown) =>
+    apiRequest<T>(all, TOKEN, method, path, body);
   const playlist = await benchPlaylist(api, 'fleet_cpu', 'Fleet');
   await addDevices((body) => api('POST', '/devices', body), DEVICES, 'fleet', playlist);
-  const audience = await openDevices(proxy.url, DEVICES, TOKEN, 'fleet');
+  const audience = await openDevices(all, DEVICES, TOKEN, 'fleet');
   // Heartbeats spread over the interval, as a fleet's are, from a thread of their own.
-  heartbeats = new Worker(new URL('./heartbeat-worker.ts', import.meta.url), {
-    workerData: { url: proxy.url, token: TOKEN, devices: DEVICES, heartbeat: HEARTBEAT, prefix: 'fleet' },
+  const heartbeats = new Worker(new URL('./heartbeat-worker.ts', import.meta.url), {
+    workerData: { url: all, token: TOKEN, devices: DEVICES, heartbeat: HEARTBEAT, prefix: 'fleet' },
   });
-  await new Promise((resolve) => setTimeout(resolve, HEARTBEAT * 1000));
-  // Measured from here: the heartbeats of the window, not those of the fleet coming up.
-  heartbeats.postMessage('reset');
-  const loop = monitorEventLoopDelay();
-  loop.enable();
-  const pids = nodes.map((node) => node.child.pid ?? 0);
-  const cpuStart = await Promise.all(pids.map(cpuSeconds));
-  const peak = pids.map(() => 0);
-  const started = performance.now();
-  while (performance.now() - started < SECONDS * 1000) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    (await Promise.all(pids.map(rssMb))).forEach((mb, n) => (peak[n] = Math.max(peak[n] ?? 0, mb)));
-  }
-  const elapsed = (performance.now() - started) / 1000;
-  loop.disable();
-  const beats = await new Promise<{ latencies: number[]; failures: number }>((resolve) => {
-    heartbeats?.once('message', resolve);
-    heartbeats?.postMessage('report');
-  });
-  const cpu = (await Promise.all(pids.map(cpuSeconds))).map(
-    (seconds, n) => ((seconds - (cpuStart[n] ?? 0)) / elapsed) * 100,
-  );
-  const fanout = await measureFanout(
-    audience,
-    DEVICES,
-    NOTIFICATIONS,
-    async (n) =>
-      (
-        await api<{ id: string }>('POST', '/flows/fleet_cpu/notifications', {
-          title: 'fanout',
-          message: `n${n}`,
-        })
-      ).id,
-  );
-  await heartbeats.terminate();
-  audience.close();
-
-  const floor = await spawnFloor();
-  let floorFanout: Fanout;
   try {
-    const floorAudience = await openAudience(floor.url, DEVICES, TOKEN, connected);
-    floorFanout = await measureFanout(
-      floorAudience,
-      DEVICES,
-      NOTIFICATIONS,
-      async (n) =>
-        (
-          await apiRequest<{ id: string }>(floor.url, TOKEN, 'POST', '/flows/fleet_cpu/notifications', {
-            title: 'fanout',
-            message: `n${n}`,
-          })
-        ).id,
+    await new Promise((resolve) => setTimeout(resolve, HEARTBEAT * 1000));
+    // Measured from here: the heartbeats of the window, not those of the fleet coming up.
+    heartbeats.postMessage('reset');
+    const loop = monitorEventLoopDelay();
+    loop.enable();
+    const cpuStart = await Promise.all(pids.map(cpuSeconds));
+    const peak = pids.map(() => 0);
+    const started = performance.now();
+    while (performance.now() - started < SECONDS * 1000) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      (await Promise.all(pids.map(rssMb))).forEach((mb, n) => (peak[n] = Math.max(peak[n] ?? 0, mb)));
+    }
+    const elapsed = (performance.now() - started) / 1000;
+    loop.disable();
+    const beats = await new Promise<{ latencies: number[]; failures: number }>((resolve) => {
+      heartbeats.once('message', resolve);
+      heartbeats.postMessage('report');
+    });
+    const cpu = (await Promise.all(pids.map(cpuSeconds))).map(
+      (seconds, n) => ((seconds - (cpuStart[n] ?? 0)) / elapsed) * 100,
     );
-    floorAudience.close();
-  } finally {
-    await floor.stop();
-  }
+    const fanout = await measureFanout(audience, DEVICES, NOTIFICATIONS, notifyThrough(all));
+    await heartbeats.terminate();
+    audience.close();
 
-  const heartbeatP99 = quantile(beats.latencies, 0.99);
-  const fanoutP99 = quantile(fanout.fromSent, 0.99);
-  const cpuPerDevice = cpu.reduce((sum, one) => sum + one, 0) / DEVICES;
-  const lines = [
-    `bench/fleet --nodes ${NODES}: ${DEVICES} devices through HAProxy, heartbeat every ${HEARTBEAT} s, measured over ${elapsed.toFixed(0)} s`,
-    ...nodes.map(
-      (_, n) =>
-        `node ${n + 1}: CPU ${(cpu[n] ?? 0).toFixed(1)}% of one core, RSS peak ${(peak[n] ?? 0).toFixed(0)} MiB`,
-    ),
-    `heartbeats: ${beats.latencies.length} answered, ${beats.failures} failed; p50 ${formatMs(quantile(beats.latencies, 0.5))}, p99 ${formatMs(heartbeatP99)} (target under ${TARGET.heartbeatP99Ms} ms: ${heartbeatP99 < TARGET.heartbeatP99Ms ? 'met' : 'NOT met'})`,
-    `fan-out of one notification to every device, from its POST sent: p50 ${formatMs(quantile(fanout.fromSent, 0.5))}, p99 ${formatMs(fanoutP99)}, last of each ${formatMs(quantile(fanout.last, 0.99))}, ${fanout.missing} missing (target p99 under ${TARGET.fanoutP99Ms} ms: ${fanoutP99 < TARGET.fanoutP99Ms ? 'met' : 'NOT met'})`,
-    `the bench's own thread of the devices' sockets: event-loop delay p99 ${formatMs(loop.percentile(99) / 1e6)} (the fan-out's arrivals are stamped there)`,
-    `floor (a bare socket.io server, the same ${DEVICES} sockets, no proxy): p50 ${formatMs(quantile(floorFanout.fromSent, 0.5))}, p99 ${formatMs(quantile(floorFanout.fromSent, 0.99))}`,
-  ];
-  if (DEVICES < TARGET.devices) {
-    const scale = TARGET.devices / DEVICES;
+    const floor = await spawnFloor();
+    let floorP99: number;
+    try {
+      const floorAudience = await openAudience(floor.url, DEVICES, TOKEN, connected);
+      const floorFanout = await measureFanout(
+        floorAudience,
+        DEVICES,
+        NOTIFICATIONS,
+        notifyThrough(floor.url),
+      );
+      floorAudience.close();
+      floorP99 = quantile(floorFanout.fromSent, 0.99);
+    } finally {
+      await floor.stop();
+    }
+
+    const heartbeatP99 = quantile(beats.latencies, 0.99);
+    const fanoutP99 = quantile(fanout.fromSent, 0.99);
     lines.push(
-      `held ${DEVICES} of the target's ${TARGET.devices} devices. Extrapolated to ${TARGET.devices}, assuming the cost per device stays what it was here (heartbeats and sockets each cost the same whatever their number; a fan-out's time grows with the sockets per node): CPU ${(cpuPerDevice * TARGET.devices).toFixed(0)}% of one core across the nodes (${((cpuPerDevice * TARGET.devices) / NODES).toFixed(0)}% each), fan-out p99 about ${formatMs(fanoutP99 * scale)}`,
+      `run ${run} over ${elapsed.toFixed(0)} s: ` +
+        pids
+          .map(
+            (_, n) =>
+              `node ${n + 1} CPU ${(cpu[n] ?? 0).toFixed(1)}%, RSS peak ${(peak[n] ?? 0).toFixed(0)} MiB`,
+          )
+          .join('; '),
+      `  heartbeats: ${beats.latencies.length} answered, ${beats.failures} failed; p50 ${formatMs(quantile(beats.latencies, 0.5))}, p99 ${formatMs(heartbeatP99)}`,
+      `  fan-out from POST sent: p50 ${formatMs(quantile(fanout.fromSent, 0.5))}, p99 ${formatMs(fanoutP99)}, ${fanout.missing} missing; the floor's p99 ${formatMs(floorP99)}`,
+      `  the bench's own thread of the devices' sockets: event-loop delay p99 ${formatMs(loop.percentile(99) / 1e6)} (the fan-out's arrivals are stamped there)`,
     );
+    figures.push(
+      {
+        name: `run ${run}: heartbeat p99 (${beats.failures} failed)`,
+        value: heartbeatP99,
+        unit: 'ms',
+        target: `< ${TARGET.heartbeatP99Ms} ms, none failed`,
+        met: heartbeatP99 < TARGET.heartbeatP99Ms && beats.failures === 0,
+      },
+      {
+        name: `run ${run}: fan-out p99 to ${DEVICES} devices (${fanout.missing} missing)`,
+        value: fanoutP99,
+        floor: floorP99,
+        unit: 'ms',
+        target: `ratio < ${TARGET.fanoutOfFloor}, none missing`,
+        met: fanoutP99 < TARGET.fanoutOfFloor * floorP99 && fanout.missing === 0,
+      },
+      {
+        name: `run ${run}: CPU of the ${NODES} nodes`,
+        value: cpu.reduce((sum, one) => sum + one, 0),
+        unit: '% of a core',
+      },
+    );
+  } finally {
+    await heartbeats.terminate();
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
-} finally {
-  await heartbeats?.terminate();
-  await proxy.stop();
-  await Promise.all(nodes.map((node) => node.stop()));
-  await database.drop();
 }
+
+/**
+ * Metric writes/s through the proxy of every node beside the first node's alone, in rounds of
+ * about 1 s taken in turns.
+ */
+async function writeScaling({ all, alone }: Cluster): Promise<void> {
+  await createWriteFlows(all, TOKEN);
+  const rate = (url: string, seconds: number) =>
+    throughput(seconds, IN_FLIGHT, loadTask(url, TOKEN, 'metrics'));
+  await rate(alone, 0.5);
+  await rate(all, 0.5);
+  const rounds = Math.max(1, Math.round(WRITE_SECONDS));
+  let [oneSum, allSum] = [0, 0];
+  for (let round = 0; round < rounds; round++) {
+    oneSum += await rate(alone, WRITE_SECONDS / rounds);
+    allSum += await rate(all, WRITE_SECONDS / rounds);
+  }
+  const [one, every] = [oneSum / rounds, allSum / rounds];
+  figures.push({
+    name: `metric writes/s, ${IN_FLIGHT} in flight: ${NODES} nodes beside 1 node`,
+    value: every,
+    floor: one,
+    unit: '/s',
+    target: `ratio >= ${TARGET.writesOfOneNode}`,
+    met: every / one >= TARGET.writesOfOneNode,
+  });
+}
+
+for (let run = 1; run <= RUNS; run++) await onCluster((cluster) => fleetRun(run, cluster));
+await onCluster(writeScaling);
+process.stdout.write(
+  [
+    `bench/fleet --nodes ${NODES}: ${DEVICES} devices through HAProxy, heartbeat every ${HEARTBEAT} s, ${SECONDS} s measured per run,`,
+    `${RUNS} runs, each on a fresh database; PostgreSQL fsync ${await fsyncOf(server)}; nodes run built (dist/); the floor`,
+    `is a bare socket.io server sending to the same ${DEVICES} sockets, no proxy. Target at ${TARGET.devices} devices.`,
+    ...lines,
+    '\n',
+  ].join('\n'),
+);
+await report(`fleet --nodes ${NODES}`, figures);

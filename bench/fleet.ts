@@ -1,16 +1,18 @@
 // bench/fleet: N simulated devices, each a real DeviceAgent (HTTP heartbeats, socket.io, state
-// store), in one process against one service; prints the service's CPU, memory and heartbeat
-// latency. Usage: npm run bench:fleet -- [--devices 1000] [--seconds 90] [--heartbeat 30]. With
-// --nodes 2 or more: several nodes behind HAProxy (bench/fleet-cluster.ts).
+// store), in one process against one service (built, dist/); prints the service's CPU, memory and
+// heartbeat latency through bench/report.ts.
+// Usage: npm run bench:fleet -- [--devices 1000] [--seconds 90] [--heartbeat 30]. With --nodes 2
+// or more: several nodes behind HAProxy (bench/fleet-cluster.ts).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { spawnService } from '../service/service-process';
 import type { DeviceAgent } from '../src/agent/agent';
 import { createNodeAgent } from '../src/agent/node-agent';
 import type { Fetch, Logger, SystemInfo } from '../src/agent/ports';
 import { cpuSeconds, rssMb } from './processes';
+import { report } from './report';
+import { buildServiceIfStale, spawnBuiltService } from './spawned';
 import { formatMs, quantile } from './stats';
 
 const { values } = parseArgs({
@@ -31,6 +33,7 @@ const DEVICES = Number(values.devices);
 const SECONDS = Number(values.seconds);
 const HEARTBEAT = Number(values.heartbeat);
 const TOKEN = 'fleet-bench-admin-token-0123';
+const HEARTBEAT_P99_MS = 100;
 
 /** Simulated machines: systeminformation a thousand times over would measure this process, not the service. */
 const simulated: SystemInfo = {
@@ -46,7 +49,8 @@ const simulated: SystemInfo = {
 const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 const dir = await mkdtemp(join(tmpdir(), 'wallboard-fleet-'));
-const service = await spawnService(['--port', '0', '--data', join(dir, 'service'), '--log-level', 'error'], {
+buildServiceIfStale();
+const service = await spawnBuiltService(['--port', '0', '--no-mdns', '--data', join(dir, 'service')], {
   WALLBOARD_ADMIN_TOKEN: TOKEN,
 });
 const pid = service.child.pid ?? 0;
@@ -117,7 +121,20 @@ try {
     `heartbeats: ${latencies.length} answered, ${failures} failed; latency p50 ${formatMs(quantile(latencies, 0.5))}, p99 ${formatMs(quantile(latencies, 0.99))}`,
     `devices online at the end: ${online} of ${DEVICES}`,
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+  const heartbeatP99 = quantile(latencies, 0.99);
+  await report('fleet', [
+    {
+      name: `heartbeat p99, ${DEVICES} devices (${failures} failed)`,
+      value: heartbeatP99,
+      unit: 'ms',
+      target: `< ${HEARTBEAT_P99_MS} ms, none failed`,
+      met: heartbeatP99 < HEARTBEAT_P99_MS && failures === 0,
+    },
+    { name: `service CPU, ${DEVICES} devices`, value: (cpuUsed / elapsed) * 100, unit: '% of a core' },
+    { name: `service RSS peak, ${DEVICES} devices`, value: peakRss, unit: 'MB' },
+    { name: `devices online at the end, of ${DEVICES}`, value: online, unit: 'devices' },
+  ]);
 } finally {
   await Promise.all(agents.map((agent) => agent.stop().catch(() => undefined)));
   await service.stop();

@@ -1,15 +1,6 @@
-// What bench/service reads of a process: the floor started as the service is, the time from a
-// spawn to the first answer of GET /health, and resident memory (the process and its children).
+// What the benches read of a process: the time from a spawn to the first answer of GET /health,
+// resident memory (the process and its children) and CPU time.
 import { readdir, readFile } from 'node:fs/promises';
-import { spawnListening, type ServiceProcess } from '../service/service-process';
-
-/**
- * Starts bench/service-floor.ts the way `spawnService` starts the service (one `node --import tsx`
- * process from the repository's root) and waits for its "listening on" line.
- */
-export function spawnFloor(): Promise<ServiceProcess> {
-  return spawnListening(['--import', 'tsx', 'bench/service-floor.ts', '--port', '0'], {}, 'the floor');
-}
 
 /** One request to the service (or the floor) with a token; a refusal throws with its body. */
 export async function apiRequest<T>(

@@ -59,9 +59,8 @@ const CUSTOM_CODE = {
     "wallboard.onData((data) => { document.getElementById('title').textContent = data.title; document.getElementById('value').textContent = data.value; });",
 };
 
-/** Where the bench page finds framed pages and map tiles: answered by the bench itself (bench/renderer.ts). */
-export const BENCH_PAGE_ORIGIN = 'http://127.0.0.1:9';
-export const BENCH_TILE_PATH = '/tiles/';
+/** Map tiles as the web player's agent serves them from its tile cache. */
+const TILE_PATH = '/tiles/';
 
 /** A repeatable wobble in 0..1 for widget `i`, payload `seq` and point `k`. */
 function wave(i: number, seq: number, k = 0): number {
@@ -72,7 +71,13 @@ const range = (n: number) => Array.from({ length: n }, (_, k) => k);
 const COLORS = ['#3fb950', '#d29922', '#f85149', '#2f81f7'];
 
 /** The metrics of widget `i` (of `variant`) in its `seq`-th version; `now` is unix seconds. */
-function metricsFor(variant: Variant, i: number, seq: number, now: number): Record<string, unknown> {
+function metricsFor(
+  variant: Variant,
+  i: number,
+  seq: number,
+  now: number,
+  pages: string,
+): Record<string, unknown> {
   const title = `${variant} ${i}`;
   const w = (k = 0) => wave(i, seq, k);
   switch (variant) {
@@ -219,7 +224,7 @@ function metricsFor(variant: Variant, i: number, seq: number, now: number): Reco
       return { title, mp4: `https://media.example.com/${i}-${seq}.mp4` };
     case 'iframe':
       // A page's address rarely changes: its title does.
-      return { title: `${title} ${seq}`, url: `${BENCH_PAGE_ORIGIN}/page/${i}` };
+      return { title: `${title} ${seq}`, url: `${pages}/status.html?widget=${i}` };
     case 'box':
       return { title: `${title} ${seq}` };
     case 'weather':
@@ -260,11 +265,15 @@ export interface BenchBoard {
   payloads: { tag: string; json: string[] }[];
 }
 
-export function benchBoard(now = Math.floor(Date.now() / 1000)): BenchBoard {
+/**
+ * The board and its payloads; `pages` is the origin of the pages its iframes frame (a server with
+ * a frameable `/status.html`, such as e2e/web-stand-ins.ts).
+ */
+export function benchBoard(pages = 'http://127.0.0.1:9', now = Math.floor(Date.now() / 1000)): BenchBoard {
   const widgets: BoardExport['widgets'] = range(WIDGET_COUNT).map((i) => {
     const variant = MIX[i % MIX.length]!;
     return {
-      flow: { tag: tagOf(i), data: metricsFor(variant, i, 0, now), errored: false },
+      flow: { tag: tagOf(i), data: metricsFor(variant, i, 0, now, pages), errored: false },
       variant,
       column: (i % COLUMNS) * SPAN.width,
       row: Math.floor(i / COLUMNS) * SPAN.height,
@@ -297,14 +306,14 @@ export function benchBoard(now = Math.floor(Date.now() / 1000)): BenchBoard {
     boards: { 'bench-board': board },
     media: {},
     web: {
-      tiles: { url: `${BENCH_TILE_PATH}{z}/{x}/{y}`, attribution: '© Bench tiles', max_zoom: 18 },
+      tiles: { url: `${TILE_PATH}{z}/{x}/{y}`, attribution: '© Bench tiles', max_zoom: 18 },
       custom_network: false,
     },
   };
   const payloads = widgets.map((widget, i) => ({
     tag: widget.flow.tag,
     json: range(PAYLOADS_PER_WIDGET).map((seq) =>
-      JSON.stringify(metricsFor(widget.variant, i, seq + 1, now)),
+      JSON.stringify(metricsFor(widget.variant, i, seq + 1, now, pages)),
     ),
   }));
   return { state, payloads };

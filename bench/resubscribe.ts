@@ -1,5 +1,6 @@
 // bench/resubscribe: what a playlist edit costs with N screens connected. The service runs in
-// this process (a fresh embedded data folder on loopback, or --database-url) so that every
+// this process (a fresh embedded data folder on loopback, or PostgreSQL: --postgres for a
+// throwaway cluster with fsync on, or --database-url) so that every
 // statement its store runs is counted (Kysely's log); the N socket.io clients run here too. They
 // say hello as N devices playing one playlist, which is then switched between two boards E times.
 // Per edit: the statements run, those that found the screens' rooms, the time from the PATCH
@@ -7,7 +8,7 @@
 // the rooms of the new board. Floors of the same run: finding the N devices' rooms the way the
 // service did before (four statements per socket, one socket after another), beside the way it
 // does now; and the event's own fan-out, which moving the screens must not outlast by much.
-// Usage: npm run bench:resubscribe -- [--screens 1000] [--edits 10] [--database-url <url>]
+// Usage: npm run bench:resubscribe -- [--screens 1000] [--edits 10] [--postgres | --database-url <url>]
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,21 +20,26 @@ import { ensureToken } from '../service/bootstrap';
 import { openStore } from '../service/db/open';
 import { rooms } from '../service/realtime/rooms';
 import { roomsOfDevice, roomsOfDevices } from '../service/realtime/subscriptions';
+import { createTestDatabase } from '../service/test-support';
+import { durablePostgresServer, fsyncOf } from './durable-postgres';
 import { connected, openAudience, type BenchSocket } from './fanout';
 import { apiRequest } from './processes';
+import { report } from './report';
 import { formatMs, quantile, table } from './stats';
 
 const { values } = parseArgs({
   options: {
     screens: { type: 'string', default: '1000' },
     edits: { type: 'string', default: '10' },
+    postgres: { type: 'boolean', default: false },
     'database-url': { type: 'string' },
   },
 });
 const SCREENS = Number(values.screens);
 const EDITS = Number(values.edits);
 const TOKEN = 'bench-admin-token-0123456789';
-const DATABASE_URL = values['database-url'];
+const testDatabase = values.postgres ? await createTestDatabase(durablePostgresServer()) : undefined;
+const DATABASE_URL = testDatabase?.url ?? values['database-url'];
 /**
  * Statements that find rooms: two per 1,000 devices (with their groups, then the playlists they
  * may play) and two per 1,000 boards, whatever N is.
@@ -158,12 +164,7 @@ for (let n = 0; n < EDITS; n++) {
   edits.push({ ...take(), eventMs: eventAt - sent, roomsMs: roomsAt - sent });
 }
 
-audience.close();
-await app.close();
-await db.close();
-await rm(dir, { recursive: true, force: true });
-
-const store = DATABASE_URL ? 'PostgreSQL' : 'embedded store';
+const store = DATABASE_URL ? `PostgreSQL, fsync ${await fsyncOf(DATABASE_URL)}` : 'embedded store';
 process.stdout.write(`bench:resubscribe: ${SCREENS} screens on one playlist, ${EDITS} edits (${store})\n\n`);
 process.stdout.write(
   `${table([
@@ -180,43 +181,43 @@ process.stdout.write(
 const median = (pick: (edit: Edit) => number) => quantile(edits.map(pick), 0.5);
 const [eventP50, movedP50] = [median((edit) => edit.eventMs), median((edit) => edit.roomsMs)];
 const worstRooms = Math.max(...edits.map((edit) => edit.rooms));
-const meets = (ok: boolean) => (ok ? 'met' : 'NOT MET');
-const ratio = (ours: number, floor: number) => `${(ours / floor).toFixed(3)} x`;
 process.stdout.write('\n');
-process.stdout.write(
-  `${table([
-    ['figure', 'this run', 'floor', 'ratio', 'target', ''],
-    [
-      'statements finding rooms per edit (most)',
-      String(worstRooms),
-      `${perSocket.statements} (per socket, as before)`,
-      ratio(worstRooms, perSocket.statements),
-      `at most ${TARGETS.roomQueries}`,
-      meets(worstRooms <= TARGETS.roomQueries),
-    ],
-    [
-      `finding the rooms of ${SCREENS} screens`,
-      `${formatMs(batched.ms)}, ${batched.statements} statements`,
-      `${formatMs(perSocket.ms)} (per socket, as before)`,
-      ratio(batched.ms, perSocket.ms),
-      `at most ${TARGETS.findingOfFloor} x the floor`,
-      meets(batched.ms <= TARGETS.findingOfFloor * perSocket.ms),
-    ],
-    [
-      'PATCH sent to every screen in its new rooms (p50)',
-      formatMs(movedP50),
-      `${formatMs(eventP50)} (to every screen having the event)`,
-      ratio(movedP50, eventP50),
-      `at most ${TARGETS.movedOfFanout} x the floor`,
-      meets(movedP50 <= TARGETS.movedOfFanout * eventP50),
-    ],
-    [
-      `${SCREENS} hellos (100 connections at a time)`,
-      `${formatMs(helloMs)}, ${helloCounts.rooms} statements finding rooms`,
-      `${SCREENS * 4} statements (per socket, as before)`,
-      ratio(helloCounts.rooms, SCREENS * 4),
-      '',
-      '',
-    ],
-  ])}\n`,
-);
+await report(DATABASE_URL ? 'resubscribe (PostgreSQL)' : 'resubscribe', [
+  {
+    name: 'statements finding rooms per edit (most), beside per socket as before',
+    value: worstRooms,
+    floor: perSocket.statements,
+    unit: 'statements',
+    target: `<= ${TARGETS.roomQueries}`,
+    met: worstRooms <= TARGETS.roomQueries,
+  },
+  {
+    name: `finding the rooms of ${SCREENS} screens (${batched.statements} statements), beside per socket`,
+    value: batched.ms,
+    floor: perSocket.ms,
+    unit: 'ms',
+    target: `ratio <= ${TARGETS.findingOfFloor}`,
+    met: batched.ms <= TARGETS.findingOfFloor * perSocket.ms,
+  },
+  {
+    name: 'PATCH sent to every screen in its new rooms (p50), beside every screen having the event',
+    value: movedP50,
+    floor: eventP50,
+    unit: 'ms',
+    target: `ratio <= ${TARGETS.movedOfFanout}`,
+    met: movedP50 <= TARGETS.movedOfFanout * eventP50,
+  },
+  {
+    name: `${SCREENS} hellos (100 connections at a time): statements finding rooms, beside per socket`,
+    value: helloCounts.rooms,
+    floor: SCREENS * 4,
+    unit: 'statements',
+  },
+  { name: `${SCREENS} hellos (100 connections at a time)`, value: helloMs, unit: 'ms' },
+]);
+
+audience.close();
+await app.close();
+await db.close();
+await rm(dir, { recursive: true, force: true });
+await testDatabase?.drop();

@@ -1,7 +1,8 @@
 // bench/scripts: runs per second, latency and CPU of the script sandbox (through `ScriptSandbox`
 // only), for a trivial script and for the demo board's scripts, one at a time and 2 at once (the
 // service's limit); whether the demo board keeps up; beside floors measured in the same run (a
-// fresh node:vm context in this process, no isolation, and spawning a bare `node -e 0`).
+// fresh node:vm context in this process, no isolation, and spawning a bare `node -e 0`). Figures
+// through bench/report.ts.
 // Usage: npm run bench:scripts -- [--seconds 10] [--floor-seconds 3]
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import {
   type SandboxLimits,
 } from '../service/scripts/sandbox';
 import { SCRIPT_TIMEOUT_DEFAULT, parseDuration } from '../src/shared/script';
+import { report } from './report';
 import { formatMs, quantile, throughput } from './stats';
 
 const { values } = parseArgs({
@@ -286,4 +288,44 @@ const lines = [
     : []),
 ];
 sandbox.close();
-process.stdout.write(`${lines.join('\n')}\n`);
+process.stdout.write(`${lines.join('\n')}\n\n`);
+await report('scripts', [
+  {
+    name: 'trivial script one at a time, runs/s, beside a fresh node:vm context',
+    value: t1.runsPerSecond,
+    floor: vmFloor.runsPerSecond,
+    unit: '/s',
+  },
+  {
+    name: 'trivial script one at a time, runs/s, beside spawning node -e 0',
+    value: t1.runsPerSecond,
+    floor: spawnFloor.runsPerSecond,
+    unit: '/s',
+  },
+  {
+    name: 'trivial script one at a time, p99, beside a fresh node:vm context',
+    value: t1.p99,
+    floor: vmFloor.p99,
+    unit: 'ms',
+  },
+  {
+    name: 'trivial script one at a time, CPU per run, beside a fresh node:vm context',
+    value: t1.cpuMs,
+    floor: vmFloor.cpuMs,
+    unit: 'ms',
+  },
+  {
+    name: `demo scripts ${CONCURRENT} at once, runs/s (the board needs ${required.toFixed(2)}/s)`,
+    value: capacity,
+    unit: '/s',
+    target: `> ${required.toFixed(2)} /s`,
+    met: capacity > required,
+  },
+  {
+    name: `demo board, the worst script's p99 (${worst.name}) in % of its interval (${failures} failed)`,
+    value: (100 * worst.p99) / worst.intervalMs,
+    unit: '%',
+    target: `< ${100 * ON_TIME_SHARE} %, none failed`,
+    met: onTime && failures === 0,
+  },
+]);

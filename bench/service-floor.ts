@@ -1,8 +1,9 @@
-// The floor of bench/service: bare Fastify + socket.io in its own process, started as the service
-// is (`node --import tsx`, port 0, a "listening on" line). It answers the bench's requests with no
-// store, no validation and no token check: GET /health, a small JSON POST (a notification, sent
-// to every connected socket before the answer, as the service does) and a small JSON PUT (a
-// metric value). SIGTERM ends it (nothing to save). Usage: node --import tsx bench/service-floor.ts [--port 0]
+// The floor of bench/service: bare Fastify + socket.io in its own process, bundled by esbuild and
+// run by plain Node as the built service is (bench/spawned.ts: port 0, a "listening on" line). It
+// answers the bench's requests with no store, no validation and no token check: GET /health, a
+// small JSON POST (a notification, sent to every connected socket before the answer, as the
+// service does) and a small JSON PUT (a metric value). SIGTERM ends it (nothing to save).
+// Usage: node <its bundle> [--port 0]
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';

@@ -1,245 +1,277 @@
-// bench/service: the service as users start it (its own process, a fresh embedded data folder)
-// beside its floor measured in the same run at the same concurrency (bench/service-floor.ts: bare
-// Fastify + socket.io answering the same small JSON requests): start to /health, idle RSS,
-// notification creations/s and metric writes/s, and a notification's fan-out to N sockets counted
-// from its POST being sent. Prints each figure, its ratio to the floor, the target and whether it
-// is met. Usage: npm run bench:service -- [--clients 1000] [--notifications 50] [--seconds 5]
-//   [--concurrency 16] [--idle 5] [--database-url <url>]
+// bench/service: the service as users run it (the built bundle, dist/service/server.mjs, in its
+// own process, a fresh embedded data folder or PostgreSQL) beside floors measured in the same run:
+// bare Fastify + socket.io (bench/service-floor.ts) bundled and run the same way, and on the
+// embedded store the raw node:sqlite group-commit loop on the same disk (bench/sqlite-floor.ts).
+// Start to /health, idle RSS, notification creations/s, metric writes/s at several numbers in
+// flight with each process's event-loop delay and a GET /health's time beside the load, and a
+// notification's fan-out to N sockets. Figures through bench/report.ts.
+// Usage: npm run bench:service -- [--clients 1000] [--notifications 50] [--seconds 5]
+//   [--concurrency 16,64,256] [--idle 5] [--starts 3] [--postgres | --database-url <url>]
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { spawnService, type ServiceProcess } from '../service/service-process';
-import {
-  addDevices,
-  benchPlaylist,
-  connected,
-  measureFanout,
-  openAudience,
-  openDevices,
-  type Fanout,
-} from './fanout';
-import { apiRequest, spawnFloor, treeRssMb, untilHealthy } from './processes';
-import { formatMs, quantile, table, throughput } from './stats';
+import { createTestDatabase } from '../service/test-support';
+import { durablePostgresServer, fsyncOf } from './durable-postgres';
+import { addDevices, benchPlaylist, connected, measureFanout, openAudience, openDevices } from './fanout';
+import { apiRequest, treeRssMb, untilHealthy } from './processes';
+import { report, type Figure } from './report';
+import { createWriteFlows, loadRound, sqliteFloorRound, type LoadKind, type Round } from './service-load';
+import { buildServiceIfStale, spawnBuiltService, spawnFloor, type Spawned } from './spawned';
+import { quantile } from './stats';
 
 const { values } = parseArgs({
   options: {
     clients: { type: 'string', default: '1000' },
     notifications: { type: 'string', default: '50' },
     seconds: { type: 'string', default: '5' },
-    concurrency: { type: 'string', default: '16' },
+    concurrency: { type: 'string', default: '16,64,256' },
     idle: { type: 'string', default: '5' },
+    starts: { type: 'string', default: '3' },
+    postgres: { type: 'boolean', default: false },
     'database-url': { type: 'string' },
   },
 });
 const CLIENTS = Number(values.clients);
 const NOTIFICATIONS = Number(values.notifications);
 const SECONDS = Number(values.seconds);
-const CONCURRENCY = Number(values.concurrency);
+const IN_FLIGHT = values.concurrency.split(',').map(Number);
 const IDLE_SECONDS = Number(values.idle);
-const DATABASE_URL = values['database-url'];
+const STARTS = Math.max(1, Number(values.starts));
 const TOKEN = 'bench-admin-token-0123456789';
+const TARGETS = {
+  notificationsOfFloor: 0.4,
+  sqliteWritesOfLowerFloor: 0.7,
+  postgresWritesOfFloor: { inFlight: 64, ratio: 0.5 },
+  loopDelayP99Ms: 10,
+  healthOfFloor: 3,
+  idleRssOfFloor: 2,
+  startOfFloor: 3,
+  fanoutP99Ms: 100,
+};
 
-/**
- * "Today": the embedded store (PGlite) before the SQLite store, measured on this machine by the
- * previous session with the bench of the time (which ran 16 concurrent requests, 5 s per rate).
- */
-const TODAY = { date: '2026-11-23', notifications: 786, metricWrites: 1157 };
-const TARGETS = { rateOfFloor: 0.4, rateOfToday: 5, idleRssOfFloor: 2, startOfFloor: 3, fanoutP99Ms: 100 };
-
-/** The same request, with the same headers, to the service and to the floor. */
-const request = <T>(base: string, method: string, path: string, body?: unknown) =>
-  apiRequest<T>(base, TOKEN, method, path, body);
-
-interface Figures {
-  startMs: number;
-  rssStartMb: number;
-  rssIdleMb: number;
-  rssLoadedMb: number;
-  notificationsPerS: number;
-  metricWritesPerS: number;
-  fanout: Fanout;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const notify = (base: string, title: string, message: string) =>
-  request<{ id: string }>(base, 'POST', '/flows/bench_cpu/notifications', { title, message, duration: 1 });
-let metricValue = 0;
-const rate = (base: string, kind: 'notifications' | 'metrics', seconds: number) =>
-  throughput(seconds, CONCURRENCY, async () => {
-    if (kind === 'notifications') await notify(base, 'Bench', 'rate');
-    else await request(base, 'PUT', '/flows/bench_cpu/metrics', { value: (metricValue += 1) });
-  });
-
-/**
- * Requests/s of the floor and of the service: after 0.5 s of warm-up each, in rounds of about
- * 1 s taken in turn (floor, service, floor, ...) so that the machine's other load weighs on both
- * alike; each figure is the mean of its rounds, SECONDS in all.
- */
-async function rates(floorUrl: string, serviceUrl: string, kind: 'notifications' | 'metrics') {
-  await rate(floorUrl, kind, 0.5);
-  await rate(serviceUrl, kind, 0.5);
-  const rounds = Math.max(1, Math.round(SECONDS));
-  let floorSum = 0;
-  let serviceSum = 0;
-  for (let round = 0; round < rounds; round++) {
-    floorSum += await rate(floorUrl, kind, SECONDS / rounds);
-    serviceSum += await rate(serviceUrl, kind, SECONDS / rounds);
-  }
-  return { floor: floorSum / rounds, service: serviceSum / rounds };
-}
-
-const ours: Partial<Figures> = {};
-const base: Partial<Figures> = {}; // the floor's
-const dataDir = await mkdtemp(join(tmpdir(), 'wallboard-bench-'));
-const floorSpawned = performance.now();
-const floor = await spawnFloor();
-let service: ServiceProcess | undefined;
-try {
-  base.startMs = await untilHealthy(floor.url, floorSpawned);
-  base.rssStartMb = await treeRssMb(floor.child.pid!);
-  const storeArgs = DATABASE_URL ? ['--database-url', DATABASE_URL] : ['--data', dataDir];
-  const serviceSpawned = performance.now();
-  const started = await spawnService(['--port', '0', '--log-level', 'error', ...storeArgs], {
-    WALLBOARD_ADMIN_TOKEN: TOKEN,
-  });
-  service = started;
-  const api = <T>(method: string, path: string, body?: unknown) =>
-    request<T>(started.url, method, path, body);
-  ours.startMs = await untilHealthy(started.url, serviceSpawned);
-  ours.rssStartMb = await treeRssMb(started.child.pid!);
-  // Both idle side by side.
-  await sleep(IDLE_SECONDS * 1000);
-  [base.rssIdleMb, ours.rssIdleMb] = await Promise.all([
-    treeRssMb(floor.child.pid!),
-    treeRssMb(started.child.pid!),
-  ]);
-
-  const playlist = await benchPlaylist(api, 'bench_cpu', 'Bench');
-
-  const notifications = await rates(floor.url, started.url, 'notifications');
-  [base.notificationsPerS, ours.notificationsPerS] = [notifications.floor, notifications.service];
-  const metricWrites = await rates(floor.url, started.url, 'metrics');
-  [base.metricWritesPerS, ours.metricWritesPerS] = [metricWrites.floor, metricWrites.service];
-  [base.rssLoadedMb, ours.rssLoadedMb] = await Promise.all([
-    treeRssMb(floor.child.pid!),
-    treeRssMb(started.child.pid!),
-  ]);
-
-  const floorAudience = await openAudience(floor.url, CLIENTS, TOKEN, connected);
-  base.fanout = await measureFanout(floorAudience, CLIENTS, NOTIFICATIONS, async (n) => {
-    return (await notify(floor.url, 'fanout', `n${n}`)).id;
-  });
-  floorAudience.close();
-  await floor.stop();
-
-  // N devices on the playlist, each with its own socket.
-  await addDevices((body) => api('POST', '/devices', body), CLIENTS, 'bench', playlist);
-  const audience = await openDevices(started.url, CLIENTS, TOKEN, 'bench');
-  ours.fanout = await measureFanout(audience, CLIENTS, NOTIFICATIONS, async (n) => {
-    return (await notify(started.url, 'fanout', `n${n}`)).id;
-  });
-  audience.close();
-} finally {
-  await Promise.all([service?.stop(), floor.stop()]);
-  await rm(dataDir, { recursive: true, force: true });
-}
-
-process.stdout.write(`${report(ours as Figures, base as Figures)}\n`);
-
-function report(ours: Figures, floor: Figures): string {
-  const perS = (value: number) => `${Math.round(value).toLocaleString('en-US')}/s`;
-  const mb = (value: number) => `${value.toFixed(1)} MB`;
-  const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
-  type Row = [figure: string, ours: string, floor: string, ratio: string, target: string, met: string];
-  const compared = (
-    figure: string,
-    show: (value: number) => string,
-    mine: number,
-    theirs: number,
-    target: { most?: number; least?: number },
-    theirsLabel = show(theirs),
-  ): Row => {
-    const ratio = mine / theirs;
-    const met = target.least !== undefined ? ratio >= target.least : ratio <= (target.most ?? Infinity);
-    const goal = target.least !== undefined ? `>= ${target.least}` : `<= ${target.most}`;
-    return [figure, show(mine), theirsLabel, ratio.toFixed(2), goal, verdict(met)];
-  };
-  const info = (figure: string, mine: string, theirs: string): Row => [figure, mine, theirs, '', '', ''];
-  const p99 = (fanout: Fanout) => quantile(fanout.fromSent, 0.99);
-
-  const rows: Row[] = [
-    ['figure', 'ours', 'floor', 'ratio', 'target', ''],
-    compared('notification creations', perS, ours.notificationsPerS, floor.notificationsPerS, {
-      least: TARGETS.rateOfFloor,
-    }),
-    compared('metric writes', perS, ours.metricWritesPerS, floor.metricWritesPerS, {
-      least: TARGETS.rateOfFloor,
-    }),
-  ];
-  if (!DATABASE_URL) {
-    const today = (value: number) => `today ${perS(value)}`;
-    rows.push(
-      compared(
-        'notification creations vs today',
-        perS,
-        ours.notificationsPerS,
-        TODAY.notifications,
-        {
-          least: TARGETS.rateOfToday,
-        },
-        today(TODAY.notifications),
-      ),
-      compared(
-        'metric writes vs today',
-        perS,
-        ours.metricWritesPerS,
-        TODAY.metricWrites,
-        {
-          least: TARGETS.rateOfToday,
-        },
-        today(TODAY.metricWrites),
-      ),
-    );
-  }
-  rows.push(
-    compared(`idle RSS (after ${IDLE_SECONDS} s idle)`, mb, ours.rssIdleMb, floor.rssIdleMb, {
-      most: TARGETS.idleRssOfFloor,
-    }),
-    info('  RSS when /health first answers', mb(ours.rssStartMb), mb(floor.rssStartMb)),
-    info('  RSS after the rates', mb(ours.rssLoadedMb), mb(floor.rssLoadedMb)),
-    compared('start to /health', formatMs, ours.startMs, floor.startMs, { most: TARGETS.startOfFloor }),
-    [
-      `fan-out to ${CLIENTS} sockets, p99 from POST sent`,
-      formatMs(p99(ours.fanout)),
-      formatMs(p99(floor.fanout)),
-      (p99(ours.fanout) / p99(floor.fanout)).toFixed(2),
-      `< ${TARGETS.fanoutP99Ms} ms`,
-      verdict(p99(ours.fanout) < TARGETS.fanoutP99Ms && ours.fanout.missing === 0),
-    ],
-    info(
-      '  p50 from POST sent',
-      formatMs(quantile(ours.fanout.fromSent, 0.5)),
-      formatMs(quantile(floor.fanout.fromSent, 0.5)),
-    ),
-    info(
-      '  last socket, p99 from POST sent',
-      formatMs(quantile(ours.fanout.last, 0.99)),
-      formatMs(quantile(floor.fanout.last, 0.99)),
-    ),
-    info('  deliveries missing after 5 s', String(ours.fanout.missing), String(floor.fanout.missing)),
+const testDatabase = values.postgres ? await createTestDatabase(durablePostgresServer()) : undefined;
+const DATABASE_URL = testDatabase?.url ?? values['database-url'];
+buildServiceIfStale();
+const dir = await mkdtemp(join(tmpdir(), 'wallboard-bench-'));
+let dataFolders = 0;
+const storeArgs = () =>
+  DATABASE_URL ? ['--database-url', DATABASE_URL] : ['--data', join(dir, `service-${(dataFolders += 1)}`)];
+const startService = (probe = false) =>
+  spawnBuiltService(
+    ['--port', '0', '--no-mdns', ...storeArgs()],
+    { WALLBOARD_ADMIN_TOKEN: TOKEN },
+    { probe },
   );
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const median = (list: number[]) => quantile(list, 0.5);
+const figures: Figure[] = [];
+const ratioAtMost = (value: number, floor: number, most: number) => ({
+  target: `ratio <= ${most}`,
+  met: value / floor <= most,
+});
+const ratioAtLeast = (value: number, floor: number, least: number) => ({
+  target: `ratio >= ${least}`,
+  met: value / floor >= least,
+});
 
+/** Start to /health, STARTS times each in turns; idle RSS after the last start. */
+async function starts(): Promise<void> {
+  const ours: number[] = [];
+  const floors: number[] = [];
+  for (let n = 1; n <= STARTS; n++) {
+    const floorSpawned = performance.now();
+    const floor = await spawnFloor();
+    floors.push(await untilHealthy(floor.url, floorSpawned));
+    const serviceSpawned = performance.now();
+    const service = await startService();
+    ours.push(await untilHealthy(service.url, serviceSpawned));
+    if (n === STARTS) {
+      await sleep(IDLE_SECONDS * 1000);
+      const [floorRss, serviceRss] = await Promise.all([
+        treeRssMb(floor.child.pid!),
+        treeRssMb(service.child.pid!),
+      ]);
+      figures.push({
+        name: `idle RSS (after ${IDLE_SECONDS} s idle)`,
+        value: serviceRss,
+        floor: floorRss,
+        unit: 'MB',
+        ...ratioAtMost(serviceRss, floorRss, TARGETS.idleRssOfFloor),
+      });
+    }
+    await Promise.all([floor.stop(), service.stop()]);
+  }
+  figures.unshift({
+    name: `start to /health (median of ${STARTS})`,
+    value: median(ours),
+    floor: median(floors),
+    unit: 'ms',
+    ...ratioAtMost(median(ours), median(floors), TARGETS.startOfFloor),
+  });
+}
+
+/**
+ * Rounds of about 1 s in turns (floor, service, raw SQLite loop, ...): the machine's other load
+ * weighs on all alike. Rates are the rounds' mean; the loop delay is the worst round's p99.
+ */
+async function inTurns(floor: Spawned, service: Spawned, kind: LoadKind, inFlight: number) {
+  await loadRound(floor, TOKEN, kind, inFlight, 0.5);
+  await loadRound(service, TOKEN, kind, inFlight, 0.5);
+  const rounds = Math.max(1, Math.round(SECONDS));
+  const floorRounds: Round[] = [];
+  const serviceRounds: Round[] = [];
+  const sqlite: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    floorRounds.push(await loadRound(floor, TOKEN, kind, inFlight, SECONDS / rounds));
+    serviceRounds.push(await loadRound(service, TOKEN, kind, inFlight, SECONDS / rounds));
+    if (kind === 'metrics' && !DATABASE_URL) {
+      sqlite.push(await sqliteFloorRound(join(dir, 'sqlite-floor.db'), SECONDS / rounds));
+    }
+  }
+  const summary = (list: Round[]) => ({
+    perS: list.reduce((sum, round) => sum + round.perS, 0) / list.length,
+    healthP99: quantile(
+      list.flatMap((round) => round.healthMs),
+      0.99,
+    ),
+    loopP99: Math.max(...list.map((round) => round.loop.p99)),
+  });
+  const sqlitePerS = sqlite.reduce((sum, perS) => sum + perS, 0) / Math.max(1, sqlite.length);
+  return { floor: summary(floorRounds), service: summary(serviceRounds), sqlitePerS };
+}
+
+async function writes(floor: Spawned, service: Spawned): Promise<void> {
+  const byInFlight = new Map<number, number>();
+  for (const inFlight of IN_FLIGHT) {
+    const measured = await inTurns(floor, service, 'metrics', inFlight);
+    const ours = measured.service;
+    byInFlight.set(inFlight, ours.perS);
+    const name = `metric writes/s, ${inFlight} in flight`;
+    if (DATABASE_URL) {
+      const { inFlight: at, ratio } = TARGETS.postgresWritesOfFloor;
+      figures.push({
+        name: `${name}, vs bare Fastify + socket.io`,
+        value: ours.perS,
+        floor: measured.floor.perS,
+        unit: '/s',
+        ...(inFlight === at ? ratioAtLeast(ours.perS, measured.floor.perS, ratio) : {}),
+      });
+    } else {
+      const lower = Math.min(measured.floor.perS, measured.sqlitePerS);
+      for (const [label, floorPerS] of [
+        ['bare Fastify + socket.io', measured.floor.perS],
+        ['raw SQLite group commit', measured.sqlitePerS],
+      ] as const) {
+        figures.push({
+          name: `${name}, vs ${label}`,
+          value: ours.perS,
+          floor: floorPerS,
+          unit: '/s',
+          // The target is against the lower of the two floors.
+          ...(floorPerS === lower ? ratioAtLeast(ours.perS, lower, TARGETS.sqliteWritesOfLowerFloor) : {}),
+        });
+      }
+    }
+    figures.push({
+      name: `event-loop delay p99 during the writes, ${inFlight} in flight`,
+      value: ours.loopP99,
+      floor: measured.floor.loopP99,
+      unit: 'ms',
+      ...(DATABASE_URL
+        ? {}
+        : { target: `< ${TARGETS.loopDelayP99Ms} ms`, met: ours.loopP99 < TARGETS.loopDelayP99Ms }),
+    });
+    figures.push({
+      name: `GET /health p99 beside the writes, ${inFlight} in flight`,
+      value: ours.healthP99,
+      floor: measured.floor.healthP99,
+      unit: 'ms',
+      ...(DATABASE_URL ? {} : ratioAtMost(ours.healthP99, measured.floor.healthP99, TARGETS.healthOfFloor)),
+    });
+  }
+  if (!DATABASE_URL) return;
+  // On PostgreSQL the writes must rise with the number in flight, as the floor's do.
+  for (const [fewer, more] of IN_FLIGHT.slice(1).map((n, index) => [IN_FLIGHT[index]!, n] as const)) {
+    const rise = byInFlight.get(more)! / byInFlight.get(fewer)!;
+    figures.push({
+      name: `metric writes/s, ${more} in flight / ${fewer} in flight`,
+      value: rise,
+      unit: 'x',
+      target: '> 1',
+      met: rise > 1,
+    });
+  }
+}
+
+async function loads(): Promise<void> {
+  const [floor, service] = await Promise.all([spawnFloor({ probe: true }), startService(true)]);
+  try {
+    await untilHealthy(service.url, performance.now());
+    const api = <T>(method: string, path: string, body?: unknown) =>
+      apiRequest<T>(service.url, TOKEN, method, path, body);
+    const playlist = await benchPlaylist(api, 'bench_cpu', 'Bench');
+    await createWriteFlows(service.url, TOKEN);
+    const inFlight = IN_FLIGHT[0]!;
+    const notifications = await inTurns(floor, service, 'notifications', inFlight);
+    figures.push({
+      name: `notification creations/s, ${inFlight} in flight`,
+      value: notifications.service.perS,
+      floor: notifications.floor.perS,
+      unit: '/s',
+      ...ratioAtLeast(notifications.service.perS, notifications.floor.perS, TARGETS.notificationsOfFloor),
+    });
+    await writes(floor, service);
+
+    const notify = (url: string) => async (n: number) =>
+      (
+        await apiRequest<{ id: string }>(url, TOKEN, 'POST', '/flows/bench_cpu/notifications', {
+          title: 'fanout',
+          message: `n${n}`,
+          duration: 1,
+        })
+      ).id;
+    const floorAudience = await openAudience(floor.url, CLIENTS, TOKEN, connected);
+    const floorFanout = await measureFanout(floorAudience, CLIENTS, NOTIFICATIONS, notify(floor.url));
+    floorAudience.close();
+    await addDevices((body) => api('POST', '/devices', body), CLIENTS, 'bench', playlist);
+    const audience = await openDevices(service.url, CLIENTS, TOKEN, 'bench');
+    const fanout = await measureFanout(audience, CLIENTS, NOTIFICATIONS, notify(service.url));
+    audience.close();
+    const p99 = quantile(fanout.fromSent, 0.99);
+    figures.push({
+      name: `fan-out to ${CLIENTS} sockets, p99 from POST sent (${fanout.missing} missing)`,
+      value: p99,
+      floor: quantile(floorFanout.fromSent, 0.99),
+      unit: 'ms',
+      target: `< ${TARGETS.fanoutP99Ms} ms, none missing`,
+      met: p99 < TARGETS.fanoutP99Ms && fanout.missing === 0,
+    });
+  } finally {
+    await Promise.all([floor.stop(), service.stop()]);
+  }
+}
+
+try {
   const store = DATABASE_URL
-    ? 'PostgreSQL (RSS: the service process only)'
-    : 'embedded store, fresh data folder';
-  return [
-    `bench/service: the service (${store}) beside its floor (bare Fastify + socket.io),`,
-    `each in its own process started the same way; Node ${process.version}; ${CONCURRENCY} concurrent requests,`,
-    `${SECONDS} s per rate (in turns with the floor); ${NOTIFICATIONS} notifications fanned out.`,
-    `Ratio: ours / floor (for rates higher is better, for memory and time lower). "Today": the`,
-    `embedded store (PGlite) before the SQLite store, on this machine, ${TODAY.date}.`,
-    '',
-    table(rows),
-  ].join('\n');
+    ? `PostgreSQL, fsync ${await fsyncOf(DATABASE_URL)} (RSS: the service process only)`
+    : `embedded store, a fresh data folder in ${dir}`;
+  process.stdout.write(
+    [
+      `bench/service: the built service (dist/service/server.mjs, ${store}) beside its floors, each`,
+      `bundled and run by plain Node ${process.version}: bare Fastify + socket.io answering the same requests${DATABASE_URL ? '' : ','}`,
+      ...(DATABASE_URL
+        ? []
+        : ['and a raw node:sqlite loop committing 16 metric-shaped writes per sync on the same disk.']),
+      `${SECONDS} s per rate in rounds taken in turns; event-loop delay (the worst round's p99) measured inside`,
+      'each process by a preloaded probe (bench/loop-probe.ts); GET /health asked one after another beside the load.',
+      '\n',
+    ].join('\n'),
+  );
+  await starts();
+  await loads();
+  await report(DATABASE_URL ? 'service (PostgreSQL)' : 'service', figures);
+} finally {
+  await rm(dir, { recursive: true, force: true });
+  await testDatabase?.drop();
 }

@@ -1,5 +1,6 @@
 // The floor of bench/latency: a bare socket.io message from this process to another on the same
-// machine. Run as a child of bench/latency.ts; prints its port, then emits stamped messages.
+// machine. Run as a child of bench/latency.ts (bundled, bench/spawned.ts); prints its port, then
+// emits stamped messages.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';

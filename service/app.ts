@@ -2,12 +2,7 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { TOKEN_SCOPES } from '../src/shared/token';
 import { sessionOf } from './actions/users';
 import { ensureDefaultChannel } from './accounts/accounts';
@@ -24,6 +19,7 @@ import type { Database } from './db/database';
 import { grants } from './http/auth';
 import { installAuth } from './http/auth-hook';
 import { installBodyParsing } from './http/body-parsing';
+import { answerSerializer, checksAnswersByDefault } from './http/answers';
 import { boundClose } from './http/connections';
 import { deviceView } from './http/device-scope';
 import { lingerOnUnreadBodies, type LingerBounds } from './http/linger';
@@ -77,6 +73,11 @@ export interface AppOptions {
   mdns?: MdnsOptions;
   /** The built console to serve (routes/console.ts); dist/console by default. */
   consoleDir?: string;
+  /**
+   * Whether answers are checked against their routes' schemas on the way out (http/answers.ts):
+   * by default everywhere but in production (NODE_ENV=production).
+   */
+  checkAnswers?: boolean;
 }
 
 /** The version of the API, in the OpenAPI description and the mDNS announcement. */
@@ -161,7 +162,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     serviceJobs,
   );
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(answerSerializer(options.checkAnswers ?? checksAnswersByDefault()));
   // JSON only, read as the original product's clients send it (http/body-parsing.ts).
   installBodyParsing(app);
   installErrorHandling(app, (why) => ctx.node.writesRefused(why, ctx.clock.now()));

@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import pg from 'pg';
 import { io as connect } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RealtimeEvent } from '../src/shared/events';
 import { sampleHeartbeat } from '../src/shared/testing/device-fixtures';
+import { acrossAccounts } from './accounts/scope';
 import { createUser } from './actions/users';
 import { adapterApplication } from './realtime/cluster';
 import { SOCKET_GRACE_MS } from './realtime/presence';
@@ -93,33 +93,48 @@ describe.skipIf(!TEST_POSTGRES_URL)(
       await vi.waitFor(() => expect(live.map((event) => event.id)).toEqual(logged));
     });
 
-    it('holds a write of events on node B until an earlier one on node A has committed', async () => {
+    it('commits writes of events on node B while an earlier one on node A is in flight, and pushes none of them before it', async () => {
+      const device = onA.open();
+      await hello(device, null);
+      const live = heard(device);
+      const rooms = [`channel:${channel}`];
+      const { type, ...payload } = notification(channel, 'first');
+      const tell = (node: Node, id: number) =>
+        node.app.wallboard.node.bus.publish('realtime.event', { event: { ...payload, type, id }, rooms });
       let commit!: () => void;
       const held = new Promise<void>((resolve) => (commit = resolve));
-      const { type, ...payload } = notification(channel, 'first');
       let first = 0;
       const writingOnA = a.app.wallboard.db.transaction(async (tx) => {
-        first = await new EventRepository(tx).append(type, payload, ['channel:order']);
+        first = await new EventRepository(tx).append(type, payload, rooms);
         await held;
       });
       await vi.waitFor(() => expect(first).toBeGreaterThan(0));
-      let second = 0;
-      const writingOnB = b.app.wallboard.db.transaction(async (tx) => {
-        second = await new EventRepository(tx).append(type, payload, ['channel:order']);
-      });
-      // B waits for the event order lock that A holds until its commit: its id is not drawn yet.
-      await vi.waitFor(async () => {
-        const { rows } = await sql<{ waiting: number }>`select count(*)::int as waiting from pg_locks
-        where locktype = 'advisory' and not granted
-        and database = (select oid from pg_database where datname = current_database())`.execute(
-          a.app.wallboard.db.kysely,
-        );
-        expect(rows[0]?.waiting).toBe(1);
-      });
-      expect(second).toBe(0);
+      // Twenty writers on B, each drawing a later id: all commit while A's write is in flight.
+      const later: number[] = [];
+      const writingOnB = Array.from({ length: 20 }, () =>
+        b.app.wallboard.db
+          .transaction((tx) => new EventRepository(tx).append(type, payload, rooms))
+          .then((id) => later.push(id)),
+      );
+      await vi.waitFor(() => expect(later).toHaveLength(20), { timeout: 5000 });
+      await Promise.all(writingOnB);
+      expect(Math.min(...later)).toBeGreaterThan(first);
+      for (const id of later) tell(b, id);
+      // A reader sees B's events but not A's, and is told a writer is in flight that may fill the hole.
+      const log = new EventRepository(a.app.wallboard.db);
+      const read = await acrossAccounts(() => log.after(first - 1, 100));
+      expect(read.events.map(({ event }) => event.id)).toEqual([...later].sort((x, y) => x - y));
+      expect(read.inFlight).not.toBeNull();
+      expect(await log.settle(read.inFlight ?? '')).toBe(false);
+      // A hello is answered up to the hole A's write leaves, not past it.
+      const answer = await hello(onA.open(), first - 1);
+      expect([answer.events.length, answer.last_event_id]).toEqual([0, first - 1]);
       commit();
-      await Promise.all([writingOnA, writingOnB]);
-      expect(second).toBeGreaterThan(first);
+      await writingOnA;
+      tell(a, first);
+      const ids = [first, ...later].sort((x, y) => x - y);
+      // A device drops an event older than one it heard: A's must come first.
+      await vi.waitFor(() => expect(live.map((event) => event.id)).toEqual(ids));
     });
 
     it('pushes past an id that a rolled back write drew', async () => {

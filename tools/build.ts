@@ -10,6 +10,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { compressFolder } from './compress.ts';
 import { freshness, stamped } from './freshness.ts';
 import { NODE_BUNDLES, buildNodeBundle, type NodeBundle } from './node-bundles.ts';
 
@@ -56,6 +57,8 @@ const TARGETS: Record<TargetName, Target> = {
       const { build } = await import('vite');
       // Warnings only, on stderr: `npm run service -- token create` prints the token on stdout.
       await build({ configFile: join(ROOT, 'renderer', 'vite.config.ts'), logLevel: 'warn' });
+      // For the web player, which serves the whole folder (src/web-player/static-server.ts).
+      await compressFolder(join(ROOT, 'dist', 'renderer'));
     },
   },
   console: {
@@ -65,6 +68,8 @@ const TARGETS: Record<TargetName, Target> = {
     async build() {
       const { build } = await import('vite');
       await build({ configFile: join(ROOT, 'console', 'vite.config.ts'), logLevel: 'warn' });
+      // Only its files: its pages are read and templated per request (service/routes/console.ts).
+      await compressFolder(join(ROOT, 'dist', 'console', 'assets'));
     },
   },
   main: {

@@ -80,6 +80,8 @@ export async function buildNodeBundle(name: NodeBundle, outDir = join(ROOT, 'dis
     target: NODE_TARGET,
     external: EXTERNAL,
     banner: { js: BANNER },
+    // What users run is production: the service sends its answers unchecked (service/http/answers.ts).
+    define: { 'process.env.NODE_ENV': '"production"' },
     plugins: [bundledHostLocation],
     sourcemap: 'linked',
     legalComments: 'linked',

@@ -6,8 +6,8 @@ import type { Emit } from '../realtime/changes';
 import { DeviceHistoryRepository } from '../repositories/device-history';
 import { DeviceRepository, unknownGroup } from '../repositories/devices';
 import { GroupRepository } from '../repositories/groups';
-import { heartbeatHistory } from './device-history';
 import { TokenRepository } from '../repositories/tokens';
+import { writeHeartbeat } from './heartbeat-writes';
 import { checkPlaylistsNamed, checkSchedule } from './screen-settings';
 
 /**
@@ -78,29 +78,16 @@ export async function deleteDevice(ctx: ServiceContext, tag: string): Promise<bo
 /**
  * Stores a heartbeat: online, seen now from `ip`, the heartbeat kept as the device's diagnostics
  * with the time it was received. Null for an unknown device. Only a device that was offline is
- * announced: a heartbeat of an online device changes nothing a screen shows.
+ * announced: a heartbeat of an online device changes nothing a screen shows. Written with the
+ * heartbeats of other devices that arrive meanwhile (actions/heartbeat-writes.ts).
  */
-export async function recordHeartbeat(
+export function recordHeartbeat(
   ctx: ServiceContext,
   tag: string,
   heartbeat: Heartbeat,
   ip: string,
 ): Promise<Device | null> {
-  const now = ctx.clock.now();
-  const diagnostics = { ...heartbeat, received_at: now.toISOString() };
-  return ctx.changes.transaction(async (tx, emit) => {
-    const devices = new DeviceRepository(tx);
-    // The zone it reports is where its schedules are read when none is set on it.
-    const change = await devices.recordHeartbeat(tag, diagnostics, now, ip, heartbeat.time_zone);
-    if (!change) return null;
-    if (!change.wasOnline) announce(emit, tag);
-    const entries = heartbeatHistory(change.previousDiagnostics, heartbeat, change.wasOnline, now, ip);
-    await new DeviceHistoryRepository(tx).add(tag, entries);
-    // What it shows or failed to show changed: the device need not hear of it, but a console
-    // must. A heartbeat that changes nothing tells nobody.
-    if (change.wasOnline && entries.length > 0) emit({ type: 'console', resource: 'devices', id: tag });
-    return change.device;
-  });
+  return writeHeartbeat(ctx, tag, heartbeat, ip);
 }
 
 /** The device says it is going offline (it quits). Null for an unknown device. */

@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
-import { Kysely, SqliteDialect, type LogConfig } from 'kysely';
+import { Kysely, type LogConfig } from 'kysely';
 import { accountScopePlugin } from '../accounts/account-plugin';
 import { lockDataFolder, prepareDataFolder } from './data-folder';
 import { databaseOn, type Database } from './database';
+import { startCheckpointer } from './checkpointer';
+import { DurabilityBarrier, fileSync, type SyncLog } from './durability';
+import { embeddedDialect } from './embedded-dialect';
 import { groupCommit } from './group-commit';
-import { kyselySqliteDatabase } from './node-sqlite-adapter';
 import type { Schema } from './schema';
 import { checkStore, sqlitePath } from './sqlite-files';
 
@@ -13,18 +15,29 @@ export { lockDataFolder } from './data-folder';
 
 /**
  * - WAL: readers do not wait for the writer, and a commit appends to one file.
- * - synchronous=FULL: in WAL mode the default (NORMAL) may lose the last commits on a power cut;
- *   FULL syncs the log at every commit, so a write answered 2xx is on disk.
+ * - synchronous=NORMAL: a commit does not sync the log on the event loop; a write is answered once
+ *   a sync on the thread pool has kept it (durability.ts), so a write answered 2xx is on disk.
+ * - wal_autocheckpoint=0: checkpoints, which sync, run in a worker (checkpointer.ts).
  * - foreign_keys: off by default in SQLite; the schema's cascades and refusals rely on them.
  * - busy_timeout: waits for a lock instead of failing at once (a backup reading the file).
  */
-const PRAGMAS = ['journal_mode = WAL', 'synchronous = FULL', 'foreign_keys = ON', 'busy_timeout = 5000'];
+const PRAGMAS = [
+  'journal_mode = WAL',
+  'synchronous = NORMAL',
+  'wal_autocheckpoint = 0',
+  'foreign_keys = ON',
+  'busy_timeout = 5000',
+];
 
 /**
  * The embedded store: SQLite through node:sqlite, in `<dir>/wallboard.sqlite`, or in memory
  * without a folder (tests). The folder carries our lock while the store is open.
  */
-export async function openEmbedded(dir?: string, log?: LogConfig): Promise<Database> {
+export async function openEmbedded(
+  dir?: string,
+  log?: LogConfig,
+  syncLog: (sync: SyncLog) => SyncLog = (sync) => sync,
+): Promise<Database> {
   let unlock: () => Promise<void> = async () => undefined;
   let database: DatabaseSync | undefined;
   try {
@@ -42,19 +55,25 @@ export async function openEmbedded(dir?: string, log?: LogConfig): Promise<Datab
     throw error;
   }
   const opened = database;
+  const walFile = dir ? fileSync(`${sqlitePath(dir)}-wal`) : undefined;
+  const barrier = walFile ? new DurabilityBarrier(syncLog(walFile.sync)) : undefined;
+  const stopCheckpoints = dir ? startCheckpointer(sqlitePath(dir)) : async () => undefined;
   const kysely = new Kysely<Schema>({
-    dialect: new SqliteDialect({ database: kyselySqliteDatabase(opened) }),
+    dialect: embeddedDialect(opened, barrier),
     plugins: [accountScopePlugin],
     ...(log ? { log } : {}),
   });
   const close = async () => {
     try {
       await kysely.destroy();
+      await walFile?.close();
+      // The last connection to close checkpoints what is left and removes the log.
+      await stopCheckpoints();
       // Kysely closes the database only once it has used it.
       if (opened.isOpen) opened.close();
     } finally {
       await unlock();
     }
   };
-  return databaseOn('sqlite', kysely, close, groupCommit('sqlite', kysely));
+  return databaseOn('sqlite', kysely, close, groupCommit('sqlite', kysely, barrier));
 }

@@ -1,12 +1,13 @@
-// Group commit for the embedded store. With synchronous=FULL every commit waits for the disk, and
-// SQLite has one writer: writes that arrive while one commits would each wait for their own sync.
-// Instead, the writes waiting when a commit ends run together in the next transaction, each in a
-// savepoint of its own (one that fails is rolled back alone and answered with its error), and are
-// answered once that transaction is on disk: one sync for all of them. A write arriving at a quiet
-// store starts at once, so nothing waits that did not have to.
+// Group commit for the embedded store. SQLite has one writer, and each transaction costs its own
+// begin, commit and log frames: the writes waiting when a transaction ends run together in the
+// next, each in a savepoint of its own (one that fails is rolled back alone and answered with its
+// error), and are answered once that transaction is on disk (durability.ts). The next transaction
+// runs while the last one's sync is under way, so writes keep arriving and grouping while the disk
+// works. A write arriving at a quiet store starts at once, so nothing waits that did not have to.
 import { boundToAccount } from '../accounts/scope';
 import { sql, type Kysely } from 'kysely';
 import type { Queryable, StoreKind } from './database';
+import { withoutWaitingForSync, type DurabilityBarrier } from './durability';
 import type { Schema } from './schema';
 
 interface Job {
@@ -18,49 +19,85 @@ interface Job {
 /** Writes in one transaction at most: a bound on how long the last of them waits. */
 const BATCH_MAX = 64;
 
+/**
+ * node:sqlite answers at once, so a transaction's writes run one after another without the event
+ * loop getting a turn: past this much of its time, a transaction takes no further write (those
+ * go to the next), so that requests are read and sockets served in between.
+ */
+const BATCH_MAX_MS = 4;
+
+/** Writes answered in one turn of the event loop (answerInTurns). */
+const ANSWERS_PER_TURN = 16;
+
 export function groupCommit(
   kind: StoreKind,
   kysely: Kysely<Schema>,
+  barrier: DurabilityBarrier | undefined,
 ): <T>(work: (tx: Queryable) => Promise<T>) => Promise<T> {
   const queue: Job[] = [];
   let running = false;
 
-  /** Runs `jobs` in one transaction; those it did not reach go back to the front of the queue. */
+  /**
+   * Runs `jobs` in one transaction, and returns once it has committed, answering them once it is
+   * on disk; those it did not reach go back to the front of the queue.
+   */
   async function runBatch(jobs: Job[]): Promise<void> {
     const done: { job: Job; value: unknown }[] = [];
     let reached = 0;
-    try {
-      await kysely.transaction().execute(async (trx) => {
-        const tx: Queryable = { kind, kysely: trx };
-        for (const [index, job] of jobs.entries()) {
-          reached = index + 1;
-          await sql.raw(`savepoint write_${index}`).execute(trx);
+    let commit: number;
+    const runJobs = async (trx: Kysely<Schema>): Promise<void> => {
+      const tx: Queryable = { kind, kysely: trx };
+      const started = performance.now();
+      for (const [index, job] of jobs.entries()) {
+        if (index > 0 && performance.now() - started > BATCH_MAX_MS) break;
+        reached = index + 1;
+        await sql.raw(`savepoint write_${index}`).execute(trx);
+        try {
+          done.push({ job, value: await job.work(tx) });
+          await sql.raw(`release write_${index}`).execute(trx);
+        } catch (error) {
           try {
-            done.push({ job, value: await job.work(tx) });
+            await sql.raw(`rollback to write_${index}`).execute(trx);
             await sql.raw(`release write_${index}`).execute(trx);
-          } catch (error) {
-            try {
-              await sql.raw(`rollback to write_${index}`).execute(trx);
-              await sql.raw(`release write_${index}`).execute(trx);
-            } catch {
-              // Some errors (a full disk) make SQLite roll the whole transaction back itself:
-              // there is no savepoint to return to, and the batch fails with this error.
-              throw error;
-            }
-            job.reject(error);
+          } catch {
+            // Some errors (a full disk) make SQLite roll the whole transaction back itself:
+            // there is no savepoint to return to, and the batch fails with this error.
+            throw error;
           }
+          job.reject(error);
         }
-      });
+      }
+    };
+    try {
+      ({ commit } = await withoutWaitingForSync((inside) =>
+        kysely.transaction().execute((trx) => inside(() => runJobs(trx))),
+      ));
     } catch (error) {
-      // Nothing of the batch was kept: those that had succeeded fail with it, and those it did not
-      // reach get their own turn.
+      // Nothing of the batch was kept: those that had succeeded fail with it.
       for (const { job } of done) job.reject(error);
       const failing = jobs[reached - 1];
       if (failing && !done.some((entry) => entry.job === failing)) failing.reject(error);
-      queue.unshift(...jobs.slice(reached));
       return;
+    } finally {
+      // Those it did not reach get their own turn.
+      queue.unshift(...jobs.slice(reached));
     }
-    for (const { job, value } of done) job.resolve(value);
+    const answer = () => answerInTurns(done);
+    if (!barrier || commit === 0) answer();
+    else
+      barrier.durable(commit).then(answer, (error: unknown) => {
+        for (const { job } of done) job.reject(error);
+      });
+  }
+
+  /**
+   * Answers the writes of a transaction, ANSWERS_PER_TURN at a time: what each does next (its
+   * reply, its events) runs before the event loop's next turn, so a whole batch answered at once
+   * would hold the loop for all of them.
+   */
+  function answerInTurns(done: readonly { job: Job; value: unknown }[]): void {
+    for (const { job, value } of done.slice(0, ANSWERS_PER_TURN)) job.resolve(value);
+    if (done.length > ANSWERS_PER_TURN) setImmediate(() => answerInTurns(done.slice(ANSWERS_PER_TURN)));
   }
 
   async function drain(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
 /** Statements prepared once and reused: the service runs the same few hundred over and over. */
@@ -28,13 +28,25 @@ function bind(parameters: readonly unknown[]): SQLInputValue[] {
   return parameters.map(bindable);
 }
 
-function adapt(statement: StatementSync): SqliteStatement {
+/** Statements that never commit a write: reads, and ending a transaction without keeping it. */
+const NEVER_WRITES = /^\s*(select|rollback)\b/i;
+
+function adapt(database: DatabaseSync, sql: string, onCommit: () => void): SqliteStatement {
+  const statement = database.prepare(sql);
+  // A statement that may write, run outside a transaction (a write on its own, or `commit`),
+  // has committed once it returns: durability.ts waits for that commit's sync.
+  const mayCommit = !NEVER_WRITES.test(sql);
+  const noting = <T>(result: T): T => {
+    if (mayCommit && !database.isTransaction) onCommit();
+    return result;
+  };
   return {
     // Kysely asks whether a statement returns rows (better-sqlite3's `reader`); node:sqlite's
     // statements say so by their result columns, which `insert … returning` has too.
     reader: statement.columns().length > 0,
-    all: (parameters) => statement.all(...bind(parameters)),
-    run: (parameters) => statement.run(...bind(parameters)),
+    all: (parameters) => noting(statement.all(...bind(parameters))),
+    run: (parameters) => noting(statement.run(...bind(parameters))),
+    // Only selects are streamed (Kysely refuses the rest), and they commit nothing.
     iterate: (parameters) => statement.iterate(...bind(parameters)),
   };
 }
@@ -46,8 +58,11 @@ const NO_OP: SqliteStatement = {
   iterate: () => [][Symbol.iterator](),
 };
 
-/** node:sqlite's DatabaseSync as the better-sqlite3 database Kysely's SqliteDialect drives. */
-export function kyselySqliteDatabase(database: DatabaseSync): SqliteDatabase {
+/**
+ * node:sqlite's DatabaseSync as the better-sqlite3 database Kysely's SQLite driver drives;
+ * `onCommit` hears of every commit, once it has returned.
+ */
+export function kyselySqliteDatabase(database: DatabaseSync, onCommit: () => void): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
   return {
     prepare(sql) {
@@ -59,7 +74,7 @@ export function kyselySqliteDatabase(database: DatabaseSync): SqliteDatabase {
         // Most recently used last, so the oldest is the first to go.
         statements.delete(sql);
       } else {
-        statement = adapt(database.prepare(sql));
+        statement = adapt(database, sql, onCommit);
         if (statements.size >= CACHED_STATEMENTS) {
           statements.delete(statements.keys().next().value as string);
         }

@@ -1,5 +1,6 @@
 import type { LogConfig } from 'kysely';
 import type { Database } from './database';
+import type { SyncLog } from './durability';
 import { openEmbedded } from './embedded';
 import { importLegacyStore } from './import-pglite';
 import { migrate } from './migrate';
@@ -12,6 +13,8 @@ export interface StoreOptions {
   dataDir?: string;
   /** Sees every statement the store runs (Kysely's `log`): tests count commits with it. */
   log?: LogConfig;
+  /** Wraps the sync of the embedded store's log: a test stands a slow disk in for this machine's. */
+  syncLog?: (sync: SyncLog) => SyncLog;
   /** Told of an older version's store imported into a new embedded one (rows per table). */
   onImported?: (counts: Record<string, number>) => void;
 }
@@ -20,7 +23,7 @@ export interface StoreOptions {
 export async function openStore(options: StoreOptions): Promise<Database> {
   const db = options.databaseUrl
     ? await openPostgres(options.databaseUrl, options.log)
-    : await openEmbedded(options.dataDir, options.log);
+    : await openEmbedded(options.dataDir, options.log, options.syncLog);
   try {
     await migrate(db);
     if (!options.databaseUrl && options.dataDir) {

@@ -2,6 +2,7 @@ import Fastify from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { SyncError } from '../db/durability';
 import { answerRouterError, installErrorHandling, PATH_PARAM_MAX } from './errors';
 
 // What no route of ours can do today, tested on a small app of its own: a validator that throws
@@ -32,6 +33,9 @@ beforeAll(async () => {
   app.get('/items/:id', { schema: { params: z.object({ id: z.string() }) } }, async () => ({ ok: true }));
   app.get('/fault', async () => {
     throw new RangeError('Maximum call stack size exceeded');
+  });
+  app.post('/unsynced', async () => {
+    throw new SyncError(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
   });
   await app.ready();
 });
@@ -83,5 +87,15 @@ describe('the error handler', () => {
     const response = await app.inject({ method: 'GET', url: '/fault' });
     expect(response.statusCode).toBe(500);
     expect(response.json().error.code).toBe('internal');
+  });
+
+  it('answers a write the disk did not confirm with 503, saying it may be lost, never that nothing was written', async () => {
+    const response = await post('/unsynced', '{}');
+    expect(response.statusCode).toBe(503);
+    expect(response.json().error).toMatchObject({
+      code: 'unavailable',
+      message:
+        'the disk did not confirm the write (EIO: i/o error, fdatasync): it may be lost: look whether it was kept before trying again',
+    });
   });
 });

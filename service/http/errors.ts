@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import type { ApiError } from '../../src/shared/api-error';
 import type { FieldIssue } from '../../src/shared/issues';
 import { isReadOnlyStore, isStorageFull, whyWritesFail } from '../db/constraint-errors';
+import { SyncError } from '../db/durability';
 import { DomainError, type DomainErrorKind } from '../domain/errors';
 
 /**
@@ -153,6 +154,13 @@ export function installErrorHandling(
             "the service's store is read-only; nothing was written: try again once it takes writes",
           ),
         );
+    }
+    if (error instanceof SyncError) {
+      // Committed, but the disk failed to confirm it: unlike a full disk, it may have been kept.
+      request.log.error({ err: error }, 'the disk failed to sync a write');
+      return reply
+        .status(503)
+        .send(errorBody('unavailable', `${error.message}: look whether it was kept before trying again`));
     }
     if (isStorageFull(error)) {
       request.log.error({ err: error }, 'the disk is full');

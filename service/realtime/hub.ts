@@ -91,7 +91,7 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
   const io: Hub = new Server(app.server, {
     serveClient: false,
     cors: { origin: false },
-    // A dead connection (power cut) is dropped within 10 s: presence follows the sockets.
+    // A silent connection (power cut) is dropped within 12 s: presence follows the sockets.
     pingInterval: PING_INTERVAL_MS,
     pingTimeout: PING_TIMEOUT_MS,
     // A device reconnecting while the app closes is turned away, not kept open to hold the close.
@@ -105,7 +105,8 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
   );
   const delivery = new OrderedDelivery({
     // Every account's events: each goes to its own rooms.
-    read: (after, limit) => acrossAccounts(() => log.after(after, limit)),
+    read: (after, limit, mark) => acrossAccounts(() => log.after(after, limit, mark)),
+    settle: (mark) => log.settle(mark),
     deliver: ({ event, rooms }) => {
       if (rooms.length === 0) return;
       io.local.to([...rooms]).emit('event', event);
@@ -217,7 +218,11 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
     // A socket gone while its token was checked has already left presence: it must not come back.
     if (socket.connected) presence.hello(socket.id, socket.data.account, parsed.data.device_tag);
     await subscriber.update([socket]);
-    ack(await replays.run(() => replay(log, parsed.data.last_event_id, [...socket.data.rooms])));
+    ack(
+      await replays.run(() =>
+        replay(log, parsed.data.last_event_id, [...socket.data.rooms], delivery.position),
+      ),
+    );
   }
 
   io.on('connection', (socket: DeviceSocket) => {
@@ -240,7 +245,7 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
         ack({ ok: false, error: 'the service could not answer the watch; try again' });
       });
     });
-    socket.on('disconnect', () => presence.gone(socket.id));
+    socket.on('disconnect', (reason) => presence.gone(socket.id, reason === 'ping timeout'));
     socket.on('hello', (raw, ack) => {
       // Counted before anything else, so even a flood without acknowledgements is cut off.
       if (!socket.data.hellos.take()) {
@@ -287,7 +292,12 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
   app.addHook('onReady', async () => {
     // A node is ready (it listens, its /health says so) once its adapter hears the other nodes.
     await nodes?.listening();
-    delivery.start(await acrossAccounts(() => log.lastId()));
+    const { last, settled } = await acrossAccounts(() => log.settledLastId());
+    if (!settled)
+      app.log.warn(
+        "a transaction of the store stayed in flight through this node's start (a session idle in a transaction?): an event it logs reaches devices at their next reconnection",
+      );
+    delivery.start(last);
   });
 
   // Before fastify closes the HTTP server, whose close waits for every connection to end: the

@@ -2,20 +2,35 @@ import { withAccount } from '../accounts/scope';
 import { recordSocketGone } from '../actions/devices';
 import type { Cancel, ServiceContext } from '../context';
 
+/** The console shows a screen offline at most this long after it stops, however it stopped. */
+export const OFFLINE_WITHIN_MS = 15_000;
+
 /**
- * socket.io's heartbeat, which the service drives: a ping every interval, and a connection whose
- * pong does not come within the timeout is dropped. A device that loses power sends no FIN, so
- * this is how its socket is seen gone: at most interval + timeout (10 s) after its last pong.
+ * socket.io's heartbeat, which the service drives: a ping every interval, and a socket whose pong
+ * does not come within the timeout is dropped. A screen that loses power (or its cable) sends no
+ * FIN and nothing else, so only this ping sees it go: at most interval + timeout after its last
+ * pong, and offline TIMEOUT_GRACE_MS later. (TCP keepalive would cost the process nothing, but a
+ * proxy in between, HAProxy or nginx, answers it in the screen's place.) Each ping costs the
+ * service a write and a read per socket (bench/presence.ts), so the interval is the longest that
+ * keeps interval + timeout + TIMEOUT_GRACE_MS under OFFLINE_WITHIN_MS with a second to spare; the
+ * timeout leaves a pong a few retransmissions.
  */
-export const PING_INTERVAL_MS = 5_000;
-export const PING_TIMEOUT_MS = 5_000;
+export const PING_INTERVAL_MS = 9_000;
+export const PING_TIMEOUT_MS = 3_000;
 
 /**
  * How long a device may be without a socket before it is offline: time for a reconnection (a
- * device retries after 0.5 to 1.5 s, then up to 5 s). With the heartbeat above, a device whose
- * process is killed is seen offline about 5 s later, one that loses power within 15 s.
+ * device retries after 0.5 to 1.5 s, then up to 5 s). A killed process is seen at once, its kernel
+ * closing the socket, so it is offline this long after.
  */
 export const SOCKET_GRACE_MS = 5_000;
+
+/**
+ * The grace after a ping timeout: what OFFLINE_WITHIN_MS leaves once the ping has waited, enough
+ * for a device that is alive to come back on its first retry (0.5 to 1.5 s after it too sees the
+ * socket go, by its own ping check or by our close).
+ */
+export const TIMEOUT_GRACE_MS = 2_000;
 
 /** A device in presence's maps: its account and tag (a tag names a device within one account). */
 const deviceKey = (account: string, tag: string) => JSON.stringify([account, tag]);
@@ -60,8 +75,8 @@ export class SocketPresence {
     this.graces.delete(device);
   }
 
-  /** Socket `socketId` disconnected (or said hello as another tag). */
-  gone(socketId: string): void {
+  /** Socket `socketId` disconnected, by a ping timeout or otherwise (or said hello as another tag). */
+  gone(socketId: string, timedOut = false): void {
     const device = this.deviceOf.get(socketId);
     if (device === undefined) return;
     this.deviceOf.delete(socketId);
@@ -71,6 +86,7 @@ export class SocketPresence {
     this.socketsOf.delete(device);
     if (this.closed || this.graces.has(device)) return;
     const since = this.ctx.clock.now();
+    const grace = timedOut ? TIMEOUT_GRACE_MS : this.graceMs;
     const cancel = this.ctx.clock.setTimeout(() => {
       this.graces.delete(device);
       const { account, tag } = ofKey(device);
@@ -80,7 +96,7 @@ export class SocketPresence {
           `could not turn device ${tag} of account ${account} offline after its socket went`,
         ),
       );
-    }, this.graceMs);
+    }, grace);
     this.graces.set(device, cancel);
   }
 

@@ -45,19 +45,25 @@ export function collapse(missed: readonly EventSummary[]): EventSummary[] {
 }
 
 /**
- * The answer to a hello that saw events up to `after`, for a socket in `rooms`. The events are the
- * collapsed missed events, oldest first, each with its own id (so a device applies them as it
- * would have live); `resync` when they are no longer all kept or do not fit REPLAY_LIMITS.
+ * The answer to a hello that saw events up to `after`, for a socket in `rooms`, from a node that
+ * has pushed every event up to `delivered` to its sockets (realtime/delivery.ts) and pushes the
+ * later ones in their turn. The events are the collapsed missed events, oldest first, each with
+ * its own id (so a device applies them as it would have live); `resync` when they are no longer
+ * all kept or do not fit REPLAY_LIMITS. Nothing is answered past the first hole in the ids after
+ * `delivered`, nor given as the last id: an earlier id may still commit there
+ * (repositories/events.ts), and the device would drop it as older than one it had.
  */
 export async function replay(
   log: EventRepository,
   after: number | null,
   rooms: readonly string[],
+  delivered: number,
 ): Promise<Omit<HelloAck, 'error'>> {
   const { first, last } = await log.bounds();
-  const resync = { resync: true, events: [], last_event_id: last };
+  const upTo = await log.contiguousAfter(delivered);
+  const resync = { resync: true, events: [], last_event_id: upTo };
   if (after === null || after > last || (first !== null && after < first - 1)) return resync;
-  const missed = await log.summariesSince(after, rooms, REPLAY_LIMITS.scanned + 1);
+  const missed = await log.summariesSince(after, upTo, rooms, REPLAY_LIMITS.scanned + 1);
   if (missed.length > REPLAY_LIMITS.scanned) return resync;
   const kept = collapse(missed);
   const bytes = kept.reduce((sum, event) => sum + event.bytes + REPLAY_LIMITS.overheadBytes, 0);
@@ -65,7 +71,7 @@ export async function replay(
   const events = await log.byIds(kept.map((event) => event.id));
   // Pruned between the two reads: what is left would have a hole in it.
   if (events.length < kept.length) return resync;
-  return { resync: false, events, last_event_id: Math.max(last, after) };
+  return { resync: false, events, last_event_id: Math.max(upTo, after) };
 }
 
 /**

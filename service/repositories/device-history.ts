@@ -39,6 +39,26 @@ export class DeviceHistoryRepository {
       .execute();
   }
 
+  /**
+   * Records the entries of many devices, each by its device's id, in one statement per chunk, in
+   * their order (the heartbeats of a batch, actions/heartbeat-writes.ts).
+   */
+  async addByDeviceId(entries: readonly (HistoryInput & { deviceId: string })[]): Promise<void> {
+    for (let start = 0; start < entries.length; start += CHUNK) {
+      await this.db.kysely
+        .insertInto('device_history')
+        .values(
+          entries.slice(start, start + CHUNK).map((entry) => ({
+            device_id: entry.deviceId,
+            at: entry.at.toISOString(),
+            kind: entry.kind,
+            detail: entry.detail,
+          })),
+        )
+        .execute();
+    }
+  }
+
   /** Records one entry for each device of `tags` (the sweep turns many offline at once). */
   async addToAll(tags: readonly string[], entry: HistoryInput): Promise<void> {
     for (let start = 0; start < tags.length; start += CHUNK) {

@@ -1,3 +1,4 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { holdQuota } from '../accounts/quotas';
 import { acrossAccounts } from '../accounts/scope';
 import { boundDevice } from '../visibility/scope';
@@ -71,6 +72,16 @@ export interface PresenceChange {
   wasOnline: boolean;
   /** The diagnostics the device had before (its last heartbeat's), read with the lock. */
   previousDiagnostics: Record<string, unknown> | null;
+}
+
+/** A heartbeat to record: the device, when and from where, and the diagnostics to keep. */
+export interface HeartbeatWrite {
+  tag: string;
+  at: Date;
+  ip: string;
+  diagnostics: object;
+  /** The zone it reports, when it does (older clients do not). */
+  timeZone?: string;
 }
 
 /** Devices are addressed by tag everywhere in the API, so every lookup here is by tag. */
@@ -168,19 +179,10 @@ export class DeviceRepository {
 
   /**
    * Sets what `set` says on the device and answers whether it was online before. The previous
-   * state is read under the row's lock in the same transaction, so two heartbeats racing each
-   * other cannot both believe they brought the device online.
+   * state is read under the row's lock in the same transaction, so a change racing a batch of
+   * heartbeats (recordHeartbeats, which locks the same way) cannot misread what it was.
    */
-  private async changePresence(
-    tag: string,
-    set: {
-      online: boolean;
-      last_seen_date?: string;
-      last_seen_ip?: string;
-      diagnostics?: string;
-      reported_time_zone?: string;
-    },
-  ): Promise<PresenceChange | null> {
+  private async changePresence(tag: string, set: { online: boolean }): Promise<PresenceChange | null> {
     return transact(this.db, async ({ kind, kysely }) => {
       const previous = await lockRows(
         kind,
@@ -202,22 +204,66 @@ export class DeviceRepository {
   }
 
   /**
-   * Records a heartbeat: the device is online, seen now from `ip`, and `diagnostics` replace the
-   * last ones. The time zone it reports, when it does (older clients do not), is kept apart.
+   * Records heartbeats of many devices at once (each device once): each is online, seen at its
+   * time from its address, its diagnostics replace the last ones, and the time zone it reports,
+   * when it does (older clients do not), is kept apart. Every row is locked and read in the order of the tags (so two nodes' batches cannot
+   * deadlock), then one update for all. The changes by tag; an unknown tag has none.
    */
-  async recordHeartbeat(
-    tag: string,
-    diagnostics: object,
-    at: Date,
-    ip: string,
-    timeZone?: string,
-  ): Promise<PresenceChange | null> {
-    return this.changePresence(tag, {
-      online: true,
-      last_seen_date: at.toISOString(),
-      last_seen_ip: ip,
-      diagnostics: toJson(diagnostics),
-      reported_time_zone: timeZone,
+  async recordHeartbeats(beats: readonly HeartbeatWrite[]): Promise<Map<string, PresenceChange>> {
+    const changes = new Map<string, PresenceChange>();
+    if (beats.length === 0) return changes;
+    return transact(this.db, async ({ kind, kysely }) => {
+      const previous = await lockRows(
+        kind,
+        kysely
+          .selectFrom('devices')
+          .select(['tag', 'online', 'diagnostics'])
+          .where(
+            'tag',
+            'in',
+            beats.map((beat) => beat.tag),
+          )
+          .orderBy('tag'),
+      ).execute();
+      if (previous.length === 0) return changes;
+      // VALUES names its columns column1, column2... in both stores; its parameters are text to
+      // PostgreSQL, so the columns that are not are cast there (SQLite stores them as text).
+      const cast = (column: string, type: string): RawBuilder<string> =>
+        kind === 'postgres'
+          ? sql<string>`cast(${sql.ref(column)} as ${sql.raw(type)})`
+          : sql<string>`${sql.ref(column)}`;
+      const values = sql.join(
+        beats.map(
+          (beat) =>
+            sql`(${beat.tag}, ${beat.at.toISOString()}, ${beat.ip}, ${toJson(beat.diagnostics)}, ${beat.timeZone ?? null})`,
+        ),
+      );
+      const rows = await kysely
+        .updateTable('devices')
+        .from(sql`(values ${values})`.as('beat'))
+        .set({
+          online: true,
+          last_seen_date: cast('beat.column2', 'timestamptz'),
+          last_seen_ip: sql<string>`${sql.ref('beat.column3')}`,
+          diagnostics: cast('beat.column4', 'jsonb'),
+          reported_time_zone: sql<
+            string | null
+          >`coalesce(${sql.ref('beat.column5')}, ${sql.ref('devices.reported_time_zone')})`,
+        })
+        .where(sql<SqlBool>`${sql.ref('devices.tag')} = ${sql.ref('beat.column1')}`)
+        .returning(COLUMNS)
+        .execute();
+      const before = new Map(previous.map((row) => [row.tag, row]));
+      for (const row of rows) {
+        const was = before.get(row.tag);
+        if (!was) continue;
+        changes.set(row.tag, {
+          device: deviceFromRow(row),
+          wasOnline: flag(was.online),
+          previousDiagnostics: fromJsonOrNull<Record<string, unknown>>(was.diagnostics),
+        });
+      }
+      return changes;
     });
   }
 

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { acrossAccounts } from '../accounts/scope';
 import type { RealtimeEvent } from '../../src/shared/events';
 import type { Queryable } from '../db/database';
 import { fromJson, fromTextArray, overlaps, toJson, toTextArray, textLength } from '../db/dialect';
@@ -21,8 +22,27 @@ export interface EventSummary {
   bytes: number;
 }
 
-/** Any number, the same on every node: the key of the lock that orders the events' commits. */
-const EVENT_ORDER_LOCK = 5_206_118;
+/**
+ * Events read for pushing to sockets, and what the read's snapshot says of the holes between
+ * their ids (EventRepository.after).
+ */
+export interface LogRead {
+  events: { event: RealtimeEvent; rooms: string[] }[];
+  /** Null when no writing transaction was in flight; else a mark to settle (EventRepository.settle). */
+  inFlight: string | null;
+  /** Whether the mark read with was settled already. */
+  passed: boolean;
+}
+
+/** The oldest transaction still in flight, and the next to start, at the statement's snapshot. */
+const SNAPSHOT_XMIN = sql`pg_snapshot_xmin(pg_current_snapshot())`;
+const SNAPSHOT_XMAX = sql`pg_snapshot_xmax(pg_current_snapshot())`;
+
+/** A mark (a transaction id PostgreSQL gave as text) back into SQL. */
+function xid(mark: string) {
+  if (!/^\d+$/.test(mark)) throw new Error(`not a transaction id: ${mark}`);
+  return sql`${mark}::xid8`;
+}
 
 /** Ids per `in (...)` list when events are read by id. */
 const ID_CHUNK = 1000;
@@ -44,14 +64,12 @@ export class EventRepository {
   async appendAll(entries: readonly EventEntry[]): Promise<number[]> {
     if (entries.length === 0) return [];
     const { kind, kysely } = this.db;
-    // On PostgreSQL two writers may draw ids 100 and 101 and commit 101 first: a device that
-    // heard 101 and replays from there (on any node) would never get 100, and a node reading the
-    // log after 101 (realtime/delivery.ts) would skip it. Events are appended last in their
-    // transaction (realtime/changes.ts), so holding this lock from here to the commit makes the
-    // transactions that log events commit in the order of their ids, at the cost of their last
-    // statement only. SQLite has one writer.
-    if (kind === 'postgres')
-      await sql`select pg_advisory_xact_lock(${sql.lit(EVENT_ORDER_LOCK)})`.execute(kysely);
+    // On PostgreSQL two writers may draw ids 100 and 101 and commit 101 first. Readers do not pass
+    // a hole in the ids while a transaction that may fill it is in flight (`after`, `settle`),
+    // which they can only tell if the writer shows in their snapshots from before its first id
+    // is drawn: so its transaction id is assigned first (an insert assigns it only after drawing
+    // the row's id). SQLite has one writer.
+    if (kind === 'postgres') await sql`select pg_current_xact_id()`.execute(kysely);
     const rows = await kysely
       .insertInto('events')
       .values(
@@ -90,21 +108,104 @@ export class EventRepository {
   }
 
   /**
-   * Every room's events after `afterId`, oldest first, at most `limit`, each with its rooms: what a
-   * node pushes to its own sockets (realtime/delivery.ts).
+   * Every room's events after `afterId`, oldest first, at most `limit`, each with its rooms (what
+   * a node pushes to its own sockets, realtime/delivery.ts), and what the same snapshot says of
+   * the holes between their ids: `inFlight` is null when no writing transaction was in flight, so
+   * every hole is for good; otherwise it is a mark to pass to `settle`, after which every hole
+   * below the newest id read here is for good. `passed` says whether `mark` (an earlier read's
+   * `inFlight`) was settled already at this read.
    */
-  async after(afterId: number, limit: number): Promise<{ event: RealtimeEvent; rooms: string[] }[]> {
-    const rows = await this.db.kysely
+  async after(afterId: number, limit: number, mark: string | null = null): Promise<LogRead> {
+    const { kind, kysely } = this.db;
+    const rows = await kysely
       .selectFrom('events')
       .select(['id', 'type', 'payload', 'rooms'])
+      .$if(kind === 'postgres', (query) =>
+        query.select([
+          sql<
+            string | null
+          >`case when ${SNAPSHOT_XMIN} < ${SNAPSHOT_XMAX} then ${SNAPSHOT_XMAX}::text end`.as('in_flight'),
+          sql<boolean>`${mark === null ? sql`false` : sql`${SNAPSHOT_XMIN} >= ${xid(mark)}`}`.as('passed'),
+        ]),
+      )
       .where('id', '>', afterId)
       .orderBy('id')
       .limit(limit)
       .execute();
-    return rows.map((row) => ({
-      event: { ...fromJson<object>(row.payload), id: row.id, type: row.type } as RealtimeEvent,
-      rooms: fromTextArray(row.rooms),
-    }));
+    const first = rows[0] as { in_flight?: string | null; passed?: boolean } | undefined;
+    return {
+      events: rows.map((row) => ({
+        event: { ...fromJson<object>(row.payload), id: row.id, type: row.type } as RealtimeEvent,
+        rooms: fromTextArray(row.rooms),
+      })),
+      inFlight: first?.in_flight ?? null,
+      passed: mark === null || first?.passed === true,
+    };
+  }
+
+  /**
+   * Waits (at most about a second) for every transaction in flight at the read that gave `mark`
+   * to end; whether they all have. The store does the waiting, which needs no timer of this
+   * process: it sleeps a millisecond at a time until its oldest transaction in flight is newer.
+   */
+  async settle(mark: string): Promise<boolean> {
+    const until = xid(mark);
+    // A DO block takes no parameters; `xid` checked that the mark is digits only.
+    await sql`do ${sql.lit(`begin
+      for i in 1..1000 loop
+        exit when pg_snapshot_xmin(pg_current_snapshot()) >= '${mark}'::xid8;
+        perform pg_sleep(0.001);
+      end loop;
+    end`)}`.execute(this.db.kysely);
+    const row = await sql<{ passed: boolean }>`select ${SNAPSHOT_XMIN} >= ${until} as passed`.execute(
+      this.db.kysely,
+    );
+    return row.rows[0]?.passed === true;
+  }
+
+  /**
+   * The newest id below which no hole will ever fill (every id up to it committed or for good
+   * gone): where a node starts pushing (realtime/delivery.ts). On PostgreSQL the newest id logged,
+   * once every transaction in flight when it was read has ended, waiting `settleRounds` times at
+   * most (about a second each); `settled` is false when one was still in flight (a session left
+   * idle in a transaction must not keep a node from starting: an event it logs later, below
+   * `last`, reaches devices at their next replay only).
+   */
+  async settledLastId(settleRounds = 10): Promise<{ last: number; settled: boolean }> {
+    if (this.db.kind !== 'postgres') return { last: await this.lastId(), settled: true };
+    const { rows } = await sql<{ last: number | null; in_flight: string | null }>`
+      select (select max(id) from events) as last,
+        case when ${SNAPSHOT_XMIN} < ${SNAPSHOT_XMAX} then ${SNAPSHOT_XMAX}::text end as in_flight`.execute(
+      this.db.kysely,
+    );
+    const { last, in_flight: inFlight } = rows[0] ?? { last: null, in_flight: null };
+    let settled = inFlight === null;
+    for (let round = 0; !settled && round < settleRounds; round += 1)
+      settled = await this.settle(inFlight as string);
+    return { last: Number(last ?? 0), settled };
+  }
+
+  /**
+   * The newest id up to which every id after `from` is logged (of any account), looking at
+   * `limit` ids at most. A transaction in flight leaves a hole, so no id up to the one answered
+   * can commit any more when none below `from` can: what a hello may be answered up to.
+   */
+  async contiguousAfter(from: number, limit = ID_CHUNK): Promise<number> {
+    const rows = await acrossAccounts(() =>
+      this.db.kysely
+        .selectFrom('events')
+        .select('id')
+        .where('id', '>', from)
+        .orderBy('id')
+        .limit(limit)
+        .execute(),
+    );
+    let end = from;
+    for (const { id } of rows) {
+      if (id !== end + 1) break;
+      end = id;
+    }
+    return end;
   }
 
   /** The oldest and newest ids logged (null and 0 when there is none), in one query. */
@@ -117,10 +218,16 @@ export class EventRepository {
   }
 
   /**
-   * The events after `afterId` sent to any of `rooms`, oldest first, at most `limit`, as summaries:
-   * the store reads the payloads for their subjects and sizes, but none is handed to this process.
+   * The events after `afterId` and up to `upTo` sent to any of `rooms`, oldest first, at most
+   * `limit`, as summaries: the store reads the payloads for their subjects and sizes, but none is
+   * handed to this process.
    */
-  async summariesSince(afterId: number, rooms: readonly string[], limit: number): Promise<EventSummary[]> {
+  async summariesSince(
+    afterId: number,
+    upTo: number,
+    rooms: readonly string[],
+    limit: number,
+  ): Promise<EventSummary[]> {
     const field = (key: string) => sql`${sql.ref('payload')} ->> ${sql.lit(key)}`;
     const subject = sql<string | null>`coalesce(${sql.join(
       ['flow_id', 'playlist_id', 'board_id', 'device_tag'].map(field),
@@ -134,6 +241,7 @@ export class EventRepository {
         sql<number>`${textLength(this.db.kind, 'payload')}`.as('bytes'),
       ])
       .where('id', '>', afterId)
+      .where('id', '<=', upTo)
       .where(overlaps(this.db.kind, 'rooms', rooms))
       .orderBy('id')
       .limit(limit)

@@ -5,6 +5,9 @@ import { isoRequired } from './rows';
 /** Rows per insert: far under both stores' limits on bound parameters (9 a row). */
 const CHUNK = 500;
 
+/** Plays per page of a list (see `pages`): a few milliseconds of the event loop each. */
+export const PLAY_PAGE = 500;
+
 interface PlayRow {
   id: string;
   device_tag: string;
@@ -14,6 +17,24 @@ interface PlayRow {
   channel_id: string | null;
   started_at: Date | string;
   ended_at: Date | string;
+}
+
+/**
+ * A start as text that orders as time does: PostgreSQL gives Dates, SQLite the ISO 8601 text
+ * `add` wrote (normalised to UTC and milliseconds).
+ */
+function instant(value: PlayRow['started_at']): string {
+  return value instanceof Date ? value.toISOString() : value;
+}
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Rows by start, then id: how the list orders plays of one instant. */
+function byStartAndId(rows: readonly PlayRow[]): PlayRow[] {
+  return rows
+    .map((row) => ({ row, at: instant(row.started_at) }))
+    .sort((a, b) => byText(a.at, b.at) || byText(a.row.id, b.row.id))
+    .map(({ row }) => row);
 }
 
 function fromRow(row: PlayRow): Play {
@@ -63,9 +84,47 @@ export class PlayRepository {
     return stored;
   }
 
-  /** The plays of a device that started in [from, to), oldest first, at most `limit`. */
-  async list(tag: string, from: Date, to: Date, limit: number): Promise<Play[]> {
-    const rows = await this.db.kysely
+  /**
+   * The plays of a device that started in [from, to), oldest first (by start, then id), at most
+   * `limit`, in pages of about `size` read one after another, so that a list of 50,000 is never
+   * read, shaped and answered at once. A page is read by start alone, the order of the index
+   * (device, start), which the store walks and stops at the page's end; ordering by id too would
+   * have it sort every play left for each page. So a page takes with its last play every other
+   * play of the same instant (read by a second statement), and orders those by id itself.
+   */
+  async *pages(tag: string, from: Date, to: Date, limit: number, size = PLAY_PAGE): AsyncGenerator<Play[]> {
+    let after: PlayRow['started_at'] | undefined;
+    for (let left = limit; left > 0;) {
+      const page = await this.startingAfter(tag, from, to, after, size).execute();
+      const last = page.at(-1);
+      if (last === undefined) return;
+      const full = page.length === size;
+      // The page may end amid plays of one instant: all of them are in it, or none.
+      const rows = full
+        ? [
+            ...page.filter((row) => instant(row.started_at) !== instant(last.started_at)),
+            ...(await this.startingAfter(tag, from, to, undefined, undefined)
+              .where('p.started_at', '=', last.started_at)
+              .execute()),
+          ]
+        : page;
+      const taken = byStartAndId(rows).slice(0, left);
+      yield taken.map(fromRow);
+      if (!full) return;
+      left -= taken.length;
+      after = last.started_at;
+    }
+  }
+
+  /** The plays of a device in [from, to) that started after `after` (all without), by start. */
+  private startingAfter(
+    tag: string,
+    from: Date,
+    to: Date,
+    after: PlayRow['started_at'] | undefined,
+    size: number | undefined,
+  ) {
+    return this.db.kysely
       .selectFrom('plays as p')
       .innerJoin('devices as d', 'd.id', 'p.device_id')
       .select([
@@ -81,11 +140,9 @@ export class PlayRepository {
       .where('d.tag', '=', tag)
       .where('p.started_at', '>=', from.toISOString())
       .where('p.started_at', '<', to.toISOString())
+      .$if(after !== undefined, (query) => query.where('p.started_at', '>', after as PlayRow['started_at']))
       .orderBy('p.started_at')
-      .orderBy('p.id')
-      .limit(limit)
-      .execute();
-    return rows.map(fromRow);
+      .$if(size !== undefined, (query) => query.limit(size as number));
   }
 
   /** Drops the plays that started before `before`. */

@@ -54,6 +54,9 @@ export function consoleRoutes(dir: string = CONSOLE_DIR): FastifyPluginAsync {
       schemaHide: true,
       immutable: true,
       maxAge: '365d',
+      // The brotli and gzip copies the build wrote beside each file (tools/compress.ts), picked by
+      // the request's Accept-Encoding (br, then gzip, then the file), with `Vary: accept-encoding`.
+      preCompressed: true,
       index: false,
       // A missing folder (a service started before the console was built) is a 404, not a crash.
       suppressWarning: true,

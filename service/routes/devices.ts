@@ -21,7 +21,8 @@ import { setsAnySetting } from '../actions/screen-settings';
 import type { ServiceContext } from '../context';
 import { DomainError, notFound } from '../domain/errors';
 import { refuseDeviceBound } from '../http/device-scope';
-import { deviceOverviews } from '../repositories/device-overview';
+import { sendPages } from '../http/paged-answer';
+import { deviceOverviewPages, devicePages } from '../repositories/device-overview';
 import { DeviceRepository } from '../repositories/devices';
 import { PlaylistRepository } from '../repositories/playlists';
 import { ScreenSettingsRepository } from '../repositories/screen-settings';
@@ -43,13 +44,16 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['devices'],
           summary:
-            "Lists all devices, by tag; include=status adds each one's summary for the console (one query however many)",
+            "Lists all devices, by tag; include=status adds each one's summary for the console (read 500 at a time)",
           querystring: z.object({ include: z.literal('status').optional() }),
           // The summary first: a plain device lacks its fields, so the union cannot strip them.
           response: { 200: z.union([z.array(deviceOverviewSchema), z.array(deviceSchema)]) },
         },
       },
-      async (request) => (request.query.include === 'status' ? deviceOverviews(ctx.db) : devices.list()),
+      async (request, reply) =>
+        request.query.include === 'status'
+          ? sendPages(reply, z.array(deviceOverviewSchema), deviceOverviewPages(ctx.db))
+          : sendPages(reply, z.array(deviceSchema), devicePages(ctx.db)),
     );
 
     app.get(

@@ -7,6 +7,7 @@ import { deviceNotFound } from '../actions/commands';
 import { recordPlays } from '../actions/plays';
 import type { ServiceContext } from '../context';
 import { invalid } from '../domain/errors';
+import { sendPages } from '../http/paged-answer';
 import { DeviceRepository } from '../repositories/devices';
 import { PlayRepository } from '../repositories/plays';
 
@@ -141,9 +142,13 @@ export function playRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           ]);
         }
         if (!(await devices.findByTag(tag))) throw deviceNotFound(tag);
-        const found = await plays.list(tag, from, to, request.query.limit);
+        const pages = plays.pages(tag, from, to, request.query.limit);
         const { format } = request.query;
-        if (format === 'json' || (format === undefined && !wantsCsv(request))) return found;
+        if (format === 'json' || (format === undefined && !wantsCsv(request))) {
+          return sendPages(reply, z.array(playSchema), pages);
+        }
+        const found: Play[] = [];
+        for await (const page of pages) found.push(...page);
         // A string of a type other than JSON is sent as it is, past the route's JSON serializer.
         return reply
           .type('text/csv; charset=utf-8')

@@ -56,6 +56,45 @@ describe('flow store', () => {
     expect(perFrame.reduce((a, b) => a + b, 0)).toBe(20);
   });
 
+  it('in frame mode, leaves the rest to the next frame once the redraws took the budget', async () => {
+    const store = new FlowStore({ mode: 'frame', minIntervalMs: 0, frameBudgetMs: 5 });
+    const perFrame: number[] = [];
+    let count = 0;
+    // Each widget's redraw takes 3 ms: two fit in 5 ms, the third would not.
+    const slowRedraw = () => {
+      const until = performance.now() + 3;
+      while (performance.now() < until);
+      count += 1;
+    };
+    for (let i = 0; i < 6; i++) store.subscribe(`f${i}`, slowRedraw);
+    for (let i = 0; i < 6; i++) store.set(`f${i}`, { value: i });
+    while (perFrame.reduce((a, b) => a + b, 0) < 6 && perFrame.length < 12) {
+      await frame();
+      perFrame.push(count);
+      count = 0;
+    }
+    // Two at most (fewer when the machine is slower than the busy wait says), one at least.
+    expect(Math.max(...perFrame)).toBeLessThanOrEqual(2);
+    expect(Math.min(...perFrame)).toBeGreaterThanOrEqual(1);
+    expect(perFrame.reduce((a, b) => a + b, 0)).toBe(6);
+  });
+
+  it('wakes no one for data equal to what the flow has, in either mode', async () => {
+    for (const mode of ['sync', 'frame'] as const) {
+      const store = new FlowStore({ mode, minIntervalMs: 0 });
+      const cpu = vi.fn();
+      store.subscribe('cpu', cpu);
+      store.set('cpu', { value: 1, series: [1, 2] });
+      await frame();
+      store.set('cpu', { value: 1, series: [1, 2] });
+      await frame();
+      expect(cpu).toHaveBeenCalledTimes(1);
+      store.set('cpu', { value: 1, series: [1, 3] });
+      await frame();
+      expect(cpu).toHaveBeenCalledTimes(2);
+    }
+  });
+
   it('loads a state without waking flows whose data did not change', () => {
     const store = new FlowStore();
     const cpu = vi.fn();

@@ -1,20 +1,29 @@
 import { useSyncExternalStore } from 'react';
+import { flushSync } from 'react-dom';
 import type { PlayerState } from '../../../src/shared/bridge';
 import type { MetricsData } from '../../../src/shared/metrics';
 
 const EMPTY: MetricsData = Object.freeze({}) as MetricsData;
 /** Widgets redrawn in one frame at most: the rest wait a frame, so bursts spread out. */
 const MAX_PER_FRAME = 8;
+/**
+ * Milliseconds of a frame's 16.7 that redrawing widgets may take before the rest wait a frame: a
+ * slow display computer redraws each widget less often instead of dropping frames, and leaves the
+ * frame time to style, paint and the compositor.
+ */
+const FRAME_BUDGET_MS = 6;
 
 export interface FlowStoreOptions {
   /**
-   * `frame`: widgets hear of new data once per animation frame (eight at most per frame), and
-   * each at most once per `minIntervalMs`, the newest data winning. A TV shows a number for a person to read: a
-   * thousand updates a second then cost a few redraws per widget, not a thousand.
+   * `frame`: widgets hear of new data once per animation frame (eight at most per frame, and no
+   * more once their redraws took `frameBudgetMs`), and each at most once per `minIntervalMs`, the
+   * newest data winning. A TV shows a number for a person to read: a thousand updates a second
+   * then cost a few redraws per widget, not a thousand.
    * `sync` (the default): at once, for tests and tools.
    */
   mode?: 'frame' | 'sync';
   minIntervalMs?: number;
+  frameBudgetMs?: number;
 }
 
 /**
@@ -23,6 +32,8 @@ export interface FlowStoreOptions {
  */
 export class FlowStore {
   private readonly data = new Map<string, MetricsData>();
+  /** The JSON text of each flow's data, to tell a repeated value from a new one. */
+  private readonly texts = new Map<string, string>();
   private readonly listeners = new Map<string, Set<() => void>>();
   /** Tags whose new data the widgets have not heard of yet. */
   private readonly pending = new Set<string>();
@@ -30,19 +41,28 @@ export class FlowStore {
   private frame: number | null = null;
   private readonly mode: 'frame' | 'sync';
   private readonly minIntervalMs: number;
+  private readonly frameBudgetMs: number;
 
   constructor(options: FlowStoreOptions = {}) {
     this.mode = options.mode ?? 'sync';
     this.minIntervalMs = options.minIntervalMs ?? 250;
+    this.frameBudgetMs = options.frameBudgetMs ?? FRAME_BUDGET_MS;
   }
 
   get(tag: string): MetricsData {
     return this.data.get(tag) ?? EMPTY;
   }
 
+  /**
+   * Takes a flow's data; data equal to what its widgets show already (a sensor repeating its value,
+   * a state that did not change it) wakes no one, so an unchanged widget is not drawn again.
+   */
   set(tag: string, data: MetricsData): void {
     if (this.data.get(tag) === data) return;
+    const text = JSON.stringify(data);
+    if (this.texts.get(tag) === text) return;
     this.data.set(tag, data);
+    this.texts.set(tag, text);
     if (this.mode === 'sync') {
       this.notify(tag);
       return;
@@ -64,13 +84,7 @@ export class FlowStore {
   /** Takes the data of every widget of a new state; flows whose data did not change stay quiet. */
   load(state: Pick<PlayerState, 'boards'>): void {
     for (const board of Object.values(state.boards)) {
-      for (const widget of board.widgets) {
-        const current = this.data.get(widget.flow.tag);
-        if (current === widget.flow.data) continue;
-        if (!current || JSON.stringify(current) !== JSON.stringify(widget.flow.data)) {
-          this.set(widget.flow.tag, widget.flow.data);
-        }
-      }
+      for (const widget of board.widgets) this.set(widget.flow.tag, widget.flow.data);
     }
   }
 
@@ -85,14 +99,16 @@ export class FlowStore {
 
   private flush(now: number): void {
     this.frame = null;
+    const started = performance.now();
     let budget = MAX_PER_FRAME;
     // Oldest first: a tag goes to the back of the set when it is added again.
     for (const tag of this.pending) {
-      if (budget === 0) break;
+      if (budget === 0 || performance.now() - started >= this.frameBudgetMs) break;
       if (now - (this.lastNotified.get(tag) ?? -Infinity) < this.minIntervalMs) continue;
       this.pending.delete(tag);
       this.lastNotified.set(tag, now);
-      this.notify(tag);
+      // Drawn here rather than in React's next task, so that the time the redraw took is known.
+      flushSync(() => this.notify(tag));
       budget -= 1;
     }
     if (this.pending.size > 0) this.schedule();

@@ -1,0 +1,140 @@
+// How the benches start what they measure, as users run it: the service's built bundle (dist/,
+// what `npm run service` runs, built first when stale) and the floors bundled the same way by
+// esbuild, each run by plain Node; optionally with bench/loop-probe.ts preloaded, which reports
+// the process's event-loop delay over an IPC channel.
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ServiceProcess } from '../service/service-process';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const PROBE = fileURLToPath(new URL('./loop-probe.ts', import.meta.url));
+
+/** The event loop's delay over a window, in ms, as bench/loop-probe.ts measures it. */
+export interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export interface Spawned extends ServiceProcess {
+  /** Starts a window of the loop-delay probe (when preloaded). */
+  resetLoop(): void;
+  /** The loop's delay since the last reset (when preloaded). */
+  loopDelay(): Promise<LoopDelay>;
+}
+
+/**
+ * Builds the service's bundle when it is older than its sources (tools/build.ts --if-stale); says
+ * what it built, and everything the build said when it failed (the bundlers' warnings otherwise).
+ */
+export function buildServiceIfStale(): void {
+  const built = spawnSync(process.execPath, ['tools/build.ts', '--if-stale', 'service'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  const said = `${built.stdout}${built.stderr}`;
+  if (built.status !== 0) throw new Error(`tools/build.ts --if-stale service failed:\n${said}`);
+  for (const line of said.split('\n')) if (line.startsWith('built ')) process.stderr.write(`${line}\n`);
+}
+
+const bundles = new Map<string, Promise<string>>();
+
+/**
+ * A floor's source (`bench/...ts`) as one ES module for plain Node, built by esbuild as
+ * tools/node-bundles.ts builds the service (every dependency inside, `require` for the CommonJS
+ * ones), into a folder removed when this process exits; built once per process.
+ */
+export function bundledFloor(source: string): Promise<string> {
+  let bundle = bundles.get(source);
+  if (!bundle) {
+    bundle = bundleOnce(source);
+    bundles.set(source, bundle);
+  }
+  return bundle;
+}
+
+async function bundleOnce(source: string): Promise<string> {
+  const { build } = await import('esbuild');
+  const dir = mkdtempSync(join(tmpdir(), 'wallboard-floor-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const outfile = join(dir, `${basename(source, '.ts')}.mjs`);
+  await build({
+    entryPoints: [join(ROOT, source)],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node24',
+    banner: {
+      js:
+        "import { createRequire as __floorCreateRequire } from 'node:module';\n" +
+        'const require = __floorCreateRequire(import.meta.url);',
+    },
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+/**
+ * Starts `node [--import loop-probe] <script> <args>` from the repository's root and waits for
+ * its "listening on <url>" line.
+ */
+async function spawnNode(
+  script: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  probe: boolean,
+): Promise<Spawned> {
+  const child = spawn(process.execPath, [...(probe ? ['--import', PROBE] : []), script, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe', ...(probe ? (['ipc'] as const) : [])],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}: ${output}`)));
+  });
+  return {
+    url,
+    child,
+    output: () => output,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill(signal);
+      await exited;
+    },
+    resetLoop: () => child.send?.('loop:reset'),
+    async loopDelay() {
+      if (!probe) throw new Error(`${script} runs without the loop probe`);
+      const answer = once(child, 'message') as Promise<[LoopDelay]>;
+      child.send?.('loop:report');
+      return (await answer)[0];
+    },
+  };
+}
+
+/** The bare Fastify + socket.io floor (bench/service-floor.ts), bundled, on a port of its own. */
+export async function spawnFloor({ probe = false } = {}): Promise<Spawned> {
+  return spawnNode(await bundledFloor('bench/service-floor.ts'), ['--port', '0'], {}, probe);
+}
+
+/** The built service (dist/service/server.mjs) with `args`; build it first (buildServiceIfStale). */
+export function spawnBuiltService(
+  args: readonly string[],
+  env: Record<string, string>,
+  { probe = false } = {},
+): Promise<Spawned> {
+  return spawnNode('dist/service/server.mjs', ['--log-level', 'error', ...args], env, probe);
+}
