@@ -167,3 +167,30 @@ describe('the embedded store on a slow disk', () => {
     });
   });
 });
+
+describe('the embedded store under writes that never pause', () => {
+  it('keeps its write-ahead log from growing: checkpoints between transactions let it start over', async () => {
+    const db = await openStore({ dataDir: dir });
+    try {
+      let written = 0;
+      await Promise.all(
+        Array.from({ length: 16 }, async (_, writer) => {
+          while (written < 6000) {
+            const id = `w${writer}-${written++}`;
+            await db.transaction((tx) =>
+              tx.kysely
+                .insertInto('tokens')
+                .values({ id, scope: 'full', secret_hash: id, name: 'x'.repeat(200) })
+                .execute(),
+            );
+          }
+        }),
+      );
+      // 6,000 such writes append some 50 MB of frames; a log never started over keeps them all.
+      const log = (await stat(join(dir, 'wallboard.sqlite-wal'))).size;
+      expect(log).toBeLessThan(20 * 1024 * 1024);
+    } finally {
+      await db.close();
+    }
+  });
+});

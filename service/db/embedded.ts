@@ -57,7 +57,7 @@ export async function openEmbedded(
   const opened = database;
   const walFile = dir ? fileSync(`${sqlitePath(dir)}-wal`) : undefined;
   const barrier = walFile ? new DurabilityBarrier(syncLog(walFile.sync)) : undefined;
-  const stopCheckpoints = dir ? startCheckpointer(sqlitePath(dir)) : async () => undefined;
+  const checkpointer = dir ? startCheckpointer(sqlitePath(dir)) : undefined;
   const kysely = new Kysely<Schema>({
     dialect: embeddedDialect(opened, barrier),
     plugins: [accountScopePlugin],
@@ -68,12 +68,17 @@ export async function openEmbedded(
       await kysely.destroy();
       await walFile?.close();
       // The last connection to close checkpoints what is left and removes the log.
-      await stopCheckpoints();
+      await checkpointer?.stop();
       // Kysely closes the database only once it has used it.
       if (opened.isOpen) opened.close();
     } finally {
       await unlock();
     }
   };
-  return databaseOn('sqlite', kysely, close, groupCommit('sqlite', kysely, barrier));
+  return databaseOn(
+    'sqlite',
+    kysely,
+    close,
+    groupCommit('sqlite', kysely, barrier, checkpointer && (() => checkpointer.checkpoint())),
+  );
 }

@@ -7,6 +7,7 @@
 import { boundToAccount } from '../accounts/scope';
 import { sql, type Kysely } from 'kysely';
 import type { Queryable, StoreKind } from './database';
+import { CHECKPOINT_EVERY_MS } from './checkpointer';
 import { withoutWaitingForSync, type DurabilityBarrier } from './durability';
 import type { Schema } from './schema';
 
@@ -33,9 +34,11 @@ export function groupCommit(
   kind: StoreKind,
   kysely: Kysely<Schema>,
   barrier: DurabilityBarrier | undefined,
+  checkpoint?: () => Promise<void>,
 ): <T>(work: (tx: Queryable) => Promise<T>) => Promise<T> {
   const queue: Job[] = [];
   let running = false;
+  let lastCheckpoint = performance.now();
 
   /**
    * Runs `jobs` in one transaction, and returns once it has committed, answering them once it is
@@ -107,6 +110,12 @@ export function groupCommit(
         // A turn of the event loop first: requests reading before they write (on the same
         // connection, which the batch holds) get to their write and join this batch.
         await new Promise((resolve) => setImmediate(resolve));
+        // Between transactions, so that the checkpoint copies every frame and the next
+        // transaction starts the log over (checkpointer.ts); the writes wait, the loop does not.
+        if (checkpoint && performance.now() - lastCheckpoint >= CHECKPOINT_EVERY_MS) {
+          await checkpoint();
+          lastCheckpoint = performance.now();
+        }
         await runBatch(queue.splice(0, BATCH_MAX));
       }
     } finally {
