@@ -2,13 +2,13 @@
 // what `npm run service` runs, built first when stale) and the floors bundled the same way by
 // esbuild, each run by plain Node; optionally with bench/loop-probe.ts preloaded, which reports
 // the process's event-loop delay over an IPC channel.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ServiceProcess } from '../service/service-process';
+import { spawnListening, type ServiceProcess } from '../service/service-process';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PROBE = fileURLToPath(new URL('./loop-probe.ts', import.meta.url));
@@ -89,32 +89,15 @@ async function spawnNode(
   env: Record<string, string>,
   probe: boolean,
 ): Promise<Spawned> {
-  const child = spawn(process.execPath, [...(probe ? ['--import', PROBE] : []), script, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe', ...(probe ? (['ipc'] as const) : [])],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}: ${output}`)));
-  });
+  const started = await spawnListening(
+    [...(probe ? ['--import', PROBE] : []), script, ...args],
+    env,
+    script,
+    { ipc: probe },
+  );
+  const { child } = started;
   return {
-    url,
-    child,
-    output: () => output,
-    async stop(signal = 'SIGTERM') {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill(signal);
-      await exited;
-    },
+    ...started,
     resetLoop: () => child.send?.('loop:reset'),
     async loopDelay() {
       if (!probe) throw new Error(`${script} runs without the loop probe`);

@@ -1,34 +1,18 @@
 // The built console and web player send the brotli copies the build wrote (tools/compress.ts):
 // the bytes that cross the wire, measured from the built service and the built web player.
 import { readFile } from 'node:fs/promises';
-import { get, type IncomingHttpHeaders } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { Stack } from './stack';
+import { rawGet } from '../src/node/testing/raw-get';
 
 const CONSOLE_DIST = fileURLToPath(new URL('../dist/console/', import.meta.url));
 const RENDERER_DIST = fileURLToPath(new URL('../dist/renderer/', import.meta.url));
 /** What Chromium asks for. */
 const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-/** The bytes as they cross the wire: fetch would decode them. */
-function raw(
-  url: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    get(url, { headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
-      );
-    }).on('error', reject);
-  });
-}
 
 /** The page's scripts and styles as the browser loaded them: encoding and body bytes received. */
 async function loadedAssets(
@@ -83,7 +67,7 @@ test.describe('precompressed static files', () => {
     const file = await readFile(`${CONSOLE_DIST}${entry?.slice('/console/'.length)}`);
     const url = `${stack.serviceUrl}${entry}`;
 
-    const br = await raw(url, { 'accept-encoding': BROWSER_ENCODINGS });
+    const br = await rawGet(url, { 'accept-encoding': BROWSER_ENCODINGS });
     expect(br.status).toBe(200);
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers.vary).toMatch(/accept-encoding/i);
@@ -93,12 +77,12 @@ test.describe('precompressed static files', () => {
     expect(brotliDecompressSync(br.body)).toEqual(file);
 
     // A client that asks for no encoding gets the file itself.
-    const plain = await raw(url);
+    const plain = await rawGet(url);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(Number(plain.headers['content-length'])).toBe(file.length);
     expect(plain.body).toEqual(file);
 
-    const again = await raw(url, {
+    const again = await rawGet(url, {
       'accept-encoding': BROWSER_ENCODINGS,
       'if-none-match': String(br.headers.etag),
     });
@@ -112,7 +96,7 @@ test.describe('precompressed static files', () => {
     await expect(page.getByLabel('Login')).toBeVisible();
     expect(loaded.size).toBeGreaterThan(1);
     await expectSentAsBuilt(loaded, (path) => `${CONSOLE_DIST}${path.slice('/console/'.length)}`);
-    const pageAnswer = await raw(`${stack.serviceUrl}/console/`, { 'accept-encoding': BROWSER_ENCODINGS });
+    const pageAnswer = await rawGet(`${stack.serviceUrl}/console/`, { 'accept-encoding': BROWSER_ENCODINGS });
     expect(pageAnswer.headers['cache-control']).toBe('no-store');
     const nonce = /'nonce-([^']+)'/.exec(String(pageAnswer.headers['content-security-policy']))?.[1];
     expect(pageAnswer.body.toString()).toContain(`nonce="${nonce}"`);
@@ -123,11 +107,11 @@ test.describe('precompressed static files', () => {
     const loaded = await loadedAssets(page, player);
     expect(loaded.size).toBeGreaterThan(1);
     await expectSentAsBuilt(loaded, (path) => `${RENDERER_DIST}${path.slice(1)}`);
-    const index = await raw(player, { 'accept-encoding': BROWSER_ENCODINGS });
+    const index = await rawGet(player, { 'accept-encoding': BROWSER_ENCODINGS });
     expect(index.headers['content-encoding']).toBe('br');
     expect(index.headers['cache-control']).toBe('no-cache');
     const [script] = loaded.keys();
-    const asset = await raw(new URL(script ?? '', player).href, { 'accept-encoding': BROWSER_ENCODINGS });
+    const asset = await rawGet(new URL(script ?? '', player).href, { 'accept-encoding': BROWSER_ENCODINGS });
     expect(asset.headers['cache-control']).toBe(IMMUTABLE);
   });
 });

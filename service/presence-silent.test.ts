@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +11,8 @@ import {
   SOCKET_GRACE_MS,
   TIMEOUT_GRACE_MS,
 } from './realtime/presence';
-import { ADMIN_SECRET, startTestService, type TestService } from './test-support';
+import { startTestService, type TestService } from './test-support';
+import { startAgentProcess } from './testing/agent-process';
 import { FakeClock } from './testing/fake-clock';
 import { clientsOf, hello, listen } from './testing/realtime-clients';
 import { stallingProxy, type StallingProxy } from './testing/stalling-proxy';
@@ -56,22 +56,12 @@ describe('presence of a screen that stops answering', () => {
   it('sees a device whose process is stopped (no FIN, no pong) offline within interval + timeout + grace', async () => {
     const url = await listen(own);
     // Heartbeats every 60 s and the sweep's 90 s: only the ping can tell.
-    const child = spawn(
-      process.execPath,
-      [
-        ...['--import', 'tsx', 'src/agent/testing/agent-process.ts'],
-        ...['--server', url, '--token', ADMIN_SECRET, '--data-dir', dir],
-      ],
-      { env: { ...process.env, WALLBOARD_TAG: 'frozen', WALLBOARD_HEARTBEAT: '60' } },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const { child, output } = startAgentProcess(url, dir, 'frozen');
     try {
       // A cold start of its own process (TypeScript compiled on the fly), maybe on a busy machine.
       await vi.waitFor(
         async () => {
-          expect(await online('frozen'), `not online; the device said:\n${output}`).toBe(true);
+          expect(await online('frozen'), `not online; the device said:\n${output()}`).toBe(true);
           expect(await own.app.realtime.fetchSockets()).toHaveLength(1);
         },
         { timeout: 60_000, interval: 100 },

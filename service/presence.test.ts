@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,13 +7,8 @@ import { recordHeartbeat, sweepPresence } from './actions/devices';
 import type { ServiceContext } from './context';
 import { sweepIntervalMs } from './jobs/service-jobs';
 import { SOCKET_GRACE_MS } from './realtime/presence';
-import {
-  ADMIN_SECRET,
-  eventsAfter,
-  lastEventId as lastLoggedId,
-  startTestService,
-  type TestService,
-} from './test-support';
+import { eventsAfter, lastEventId as lastLoggedId, startTestService, type TestService } from './test-support';
+import { startAgentProcess } from './testing/agent-process';
 import { FakeClock } from './testing/fake-clock';
 import { clientsOf, hello, listen, type Client } from './testing/realtime-clients';
 import { sampleHeartbeat } from '../src/shared/testing/device-fixtures';
@@ -281,22 +275,12 @@ describe('presence after kill -9', () => {
   it('sees a device whose process is killed offline within 15 s, long before its heartbeats would', async () => {
     const url = await listen(own);
     // Heartbeats every 60 s and the sweep's 90 s: only the socket can tell within 15 s.
-    const child = spawn(
-      process.execPath,
-      [
-        ...['--import', 'tsx', 'src/agent/testing/agent-process.ts'],
-        ...['--server', url, '--token', ADMIN_SECRET, '--data-dir', dir],
-      ],
-      { env: { ...process.env, WALLBOARD_TAG: 'killed', WALLBOARD_HEARTBEAT: '60' } },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const { child, output } = startAgentProcess(url, dir, 'killed');
     try {
       // A cold start of its own process (TypeScript compiled on the fly), maybe on a busy machine.
       await vi.waitFor(
         async () => {
-          expect(await online(own, 'killed'), `not online; the device said:\n${output}`).toBe(true);
+          expect(await online(own, 'killed'), `not online; the device said:\n${output()}`).toBe(true);
           expect(await own.app.realtime.fetchSockets()).toHaveLength(1);
         },
         { timeout: 60_000, interval: 100 },

@@ -41,11 +41,13 @@ export async function spawnListening(
   nodeArgs: string[],
   env: Record<string, string> = {},
   name = 'the process',
+  { ipc = false } = {},
 ): Promise<ServiceProcess> {
   const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // An IPC channel when the caller talks to the process (a bench's probe of its event loop).
+    stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? (['ipc'] as const) : [])],
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
