@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnListening, type ServiceProcess } from '../service/service-process';
+import { bundleForNode } from '../tools/node-bundles';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PROBE = fileURLToPath(new URL('./loop-probe.ts', import.meta.url));
@@ -58,24 +59,10 @@ export function bundledFloor(source: string): Promise<string> {
 }
 
 async function bundleOnce(source: string): Promise<string> {
-  const { build } = await import('esbuild');
   const dir = mkdtempSync(join(tmpdir(), 'wallboard-floor-'));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const outfile = join(dir, `${basename(source, '.ts')}.mjs`);
-  await build({
-    entryPoints: [join(ROOT, source)],
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node24',
-    banner: {
-      js:
-        "import { createRequire as __floorCreateRequire } from 'node:module';\n" +
-        'const require = __floorCreateRequire(import.meta.url);',
-    },
-    logLevel: 'warning',
-  });
+  await bundleForNode(source, outfile);
   return outfile;
 }
 

@@ -66,13 +66,15 @@ function checkInputs(name: NodeBundle, metafile: Metafile): void {
     throw new Error(`the ${name} bundle would contain build tooling: ${tooling.join(', ')}`);
 }
 
-/** Builds one bundle under `outDir` (dist/ by default); returns its path. */
-export async function buildNodeBundle(name: NodeBundle, outDir = join(ROOT, 'dist')): Promise<string> {
+/**
+ * Bundles `entry` (a path from the repository's root) into `outfile` the way the product's Node
+ * bundles are: the benches build their floors with this, so that a floor runs in the same form.
+ */
+export async function bundleForNode(entry: string, outfile: string): Promise<Metafile> {
   const { build } = await import('esbuild');
-  const { entry, outfile } = NODE_BUNDLES[name];
   const result = await build({
     entryPoints: [join(ROOT, entry)],
-    outfile: join(outDir, outfile),
+    outfile,
     absWorkingDir: ROOT,
     bundle: true,
     format: 'esm',
@@ -88,6 +90,12 @@ export async function buildNodeBundle(name: NodeBundle, outDir = join(ROOT, 'dis
     metafile: true,
     logLevel: 'warning',
   });
-  checkInputs(name, result.metafile);
+  return result.metafile;
+}
+
+/** Builds one bundle under `outDir` (dist/ by default); returns its path. */
+export async function buildNodeBundle(name: NodeBundle, outDir = join(ROOT, 'dist')): Promise<string> {
+  const { entry, outfile } = NODE_BUNDLES[name];
+  checkInputs(name, await bundleForNode(entry, join(outDir, outfile)));
   return join(outDir, outfile);
 }

@@ -41,7 +41,6 @@ class DurableSqliteDriver extends SqliteDriver {
     this.held = new Promise((resolve) => (release = resolve));
     await previous;
     this.release = release;
-    this.pending.commit = 0;
     return super.acquireConnection();
   }
 
