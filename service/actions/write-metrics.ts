@@ -1,3 +1,4 @@
+import type { MetricsData } from '../../src/shared/metrics';
 import type { ServiceContext } from '../context';
 import type { Queryable } from '../db/database';
 import {
@@ -8,51 +9,104 @@ import {
   type MetricsWriteResult,
 } from '../domain/metric-writes';
 import type { Emit } from '../realtime/changes';
-import { FlowRepository } from '../repositories/flows';
+import { FlowRepository, type LockedFlow } from '../repositories/flows';
+import { currentVisibility, type Visibility } from '../visibility/scope';
+import { byAccount, CoalescedWrites } from './coalesced-writes';
 
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/**
- * One flow's write in the transaction `tx`, the hot path: the flow is read by tag under its
- * row's lock, the data the write leaves is checked against its variant (`check`), and only data
- * that fits is written, with its event; a refusal writes nothing.
- */
-async function writeIn(
-  tx: Queryable,
-  emit: Emit,
-  ctx: ServiceContext,
-  tag: string,
-  change: MetricsWrite,
-  check: MetricsCheck,
-): Promise<MetricsWriteResult> {
-  const flows = new FlowRepository(tx);
-  const flow = await flows.lockForData(tag, change.kind !== 'replace');
-  if (!flow) return { status: 'missing' };
-  let data;
-  try {
-    data = written(flow.data, change);
-  } catch (error) {
-    if (!(error instanceof PatchRefused)) throw error;
-    return { status: 'invalid', variant: flow.variant, details: error.issues };
-  }
-  const details = check(flow.variant, data);
-  if (details) return { status: 'invalid', variant: flow.variant, details };
-  await flows.storeData(flow.id, data, ctx.clock.now());
-  emit({ type: 'metrics.changed', flow_id: flow.id, flow_tag: flow.tag, data });
-  return { status: 'updated', id: flow.id, tag: flow.tag, data };
+/** One write of a flow's metrics: the flow `key` names, what the write changes, how it is checked. */
+export interface MetricsWriteOf {
+  /** The flow's tag; with `orId`, its tag or else its id (the single-flow routes, as the original's clients name one). */
+  key: string;
+  orId?: boolean;
+  change: MetricsWrite;
+  check: MetricsCheck;
+  /** What the writer may see (a device-bound token sees its own flows only); everything when absent. */
+  visibility?: Visibility;
 }
 
 /**
- * Writes a flow's metrics (checked by `check` against its variant) and announces them to the
- * devices showing it, in one commit: the one path of the metrics routes and of scripts.
+ * Single writes taken together at most (coalesced-writes.ts): one statement locks them, one stores
+ * them, one logs their events.
  */
-export function writeMetrics(
+const BATCH_LIMIT = 256;
+
+/** The flow `write` names among those locked, when its writer may see it. */
+function flowOf(write: MetricsWriteOf, byTag: Map<string, LockedFlow>, byId: Map<string, LockedFlow>) {
+  const flow = byTag.get(write.key) ?? (write.orId ? byId.get(write.key) : undefined);
+  return flow && (write.visibility?.flow(flow.id) ?? true) ? flow : undefined;
+}
+
+/**
+ * The writes of one account in the transaction `tx`, the hot path, in their order: every flow
+ * they name is read under its row's lock in one statement; each write's result is checked
+ * against its flow's variant (`check`) on what the writes before it left; the data of every flow
+ * written is stored in one statement, and each write that fits is announced. A refusal writes
+ * nothing of its own.
+ */
+async function writeAllIn(
+  tx: Queryable,
+  emit: Emit,
   ctx: ServiceContext,
-  tag: string,
-  change: MetricsWrite,
-  check: MetricsCheck,
-): Promise<MetricsWriteResult> {
-  return ctx.changes.transaction((tx, emit) => writeIn(tx, emit, ctx, tag, change, check));
+  writes: readonly MetricsWriteOf[],
+): Promise<MetricsWriteResult[]> {
+  const flows = new FlowRepository(tx);
+  const locked = await flows.lockForData(
+    writes.map((write) => write.key),
+    writes.flatMap((write) => (write.orId ? [write.key] : [])),
+    writes.some((write) => write.change.kind !== 'replace'),
+  );
+  const byTag = new Map(locked.map((flow) => [flow.tag, flow]));
+  const byId = new Map(locked.map((flow) => [flow.id, flow]));
+  const left = new Map<string, MetricsData>();
+  const results = writes.map((write): MetricsWriteResult => {
+    const flow = flowOf(write, byTag, byId);
+    if (!flow) return { status: 'missing' };
+    let data;
+    try {
+      data = written(left.get(flow.id) ?? flow.data, write.change);
+    } catch (error) {
+      if (!(error instanceof PatchRefused)) throw error;
+      return { status: 'invalid', variant: flow.variant, details: error.issues };
+    }
+    const details = write.check(flow.variant, data);
+    if (details) return { status: 'invalid', variant: flow.variant, details };
+    left.set(flow.id, data);
+    emit({ type: 'metrics.changed', flow_id: flow.id, flow_tag: flow.tag, data });
+    return { status: 'updated', id: flow.id, tag: flow.tag, data };
+  });
+  await flows.storeData(left, ctx.clock.now());
+  return results;
+}
+
+function singleWrites(ctx: ServiceContext): CoalescedWrites<MetricsWriteOf, MetricsWriteResult> {
+  return new CoalescedWrites(
+    (batch) =>
+      ctx.changes.transaction((tx, emit) =>
+        byAccount(batch, (group) =>
+          writeAllIn(
+            tx,
+            emit,
+            ctx,
+            group.map((one) => one.item),
+          ),
+        ),
+      ),
+    { limit: BATCH_LIMIT },
+  );
+}
+
+const writers = new WeakMap<ServiceContext, CoalescedWrites<MetricsWriteOf, MetricsWriteResult>>();
+
+/**
+ * Writes a flow's metrics (checked against its variant) and announces them to the devices showing
+ * it, in one commit, together with the single writes that arrive meanwhile: the one path of the
+ * metrics routes and of scripts. A flow the writer may not see is missing, as an unknown one.
+ */
+export async function writeMetrics(ctx: ServiceContext, write: MetricsWriteOf): Promise<MetricsWriteResult> {
+  let writer = writers.get(ctx);
+  if (!writer) writers.set(ctx, (writer = singleWrites(ctx)));
+  // The writer's visibility, read in its request's scope (the batch runs outside it).
+  return writer.record({ ...write, visibility: write.visibility ?? (await currentVisibility(ctx.db)) });
 }
 
 /**
@@ -62,18 +116,7 @@ export function writeMetrics(
  */
 export function writeManyMetrics(
   ctx: ServiceContext,
-  writes: readonly { tag: string; change: MetricsWrite; check: MetricsCheck }[],
+  writes: readonly MetricsWriteOf[],
 ): Promise<MetricsWriteResult[]> {
-  // Flows are locked in the order of their tags, so two batches naming the same flows in other
-  // orders wait for each other instead of deadlocking (PostgreSQL would abort one of them).
-  const order = writes
-    .map((write, index) => ({ write, index }))
-    .sort((a, b) => compare(a.write.tag, b.write.tag));
-  return ctx.changes.transaction(async (tx, emit) => {
-    const results: MetricsWriteResult[] = new Array(writes.length);
-    for (const { write, index } of order) {
-      results[index] = await writeIn(tx, emit, ctx, write.tag, write.change, write.check);
-    }
-    return results;
-  });
+  return ctx.changes.transaction((tx, emit) => writeAllIn(tx, emit, ctx, writes));
 }

@@ -12,6 +12,14 @@ export function toJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/**
+ * JSON text as a JSON value where no column types it (a `case` expression): PostgreSQL's jsonb
+ * needs the cast, SQLite keeps the text.
+ */
+export function jsonValue(kind: StoreKind, text: string): Expression<string> {
+  return kind === 'postgres' ? sql<string>`cast(${text} as jsonb)` : sql<string>`${text}`;
+}
+
 /** A JSON column as read: both stores hand back its text (see postgres.ts). */
 export function fromJson<T>(text: string): T {
   return JSON.parse(text) as T;

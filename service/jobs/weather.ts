@@ -83,7 +83,7 @@ export class WeatherJob implements Job {
       const results = await withAccount(account, () =>
         writeManyMetrics(
           this.ctx,
-          own.map(({ flow, change, check }) => ({ tag: flow.tag, change, check })),
+          own.map(({ flow, change, check }) => ({ key: flow.tag, change, check })),
         ),
       );
       own.forEach(({ flow, mark }, i) => this.noteWrite(flow, mark, results[i]));

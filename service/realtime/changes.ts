@@ -1,6 +1,6 @@
 import type { RealtimeEvent } from '../../src/shared/events';
 import type { OperatorNotice, OperatorResource } from '../../src/shared/notices';
-import { currentAccount } from '../accounts/scope';
+import { currentAccount, withAccount } from '../accounts/scope';
 import type { Database, Queryable } from '../db/database';
 import { EventRepository } from '../repositories/events';
 import { rooms } from './rooms';
@@ -155,19 +155,27 @@ export class ChangePipeline {
     tx: Queryable,
     staged: readonly Staged[],
   ): Promise<{ event: RealtimeEvent; rooms: readonly string[] }[]> {
-    const logged = staged.flatMap(({ change, rooms: eventRooms }) =>
-      isDeviceChange(change) ? [{ input: change, rooms: eventRooms }] : [],
+    const logged = staged.flatMap(({ change, account, rooms: eventRooms }) =>
+      isDeviceChange(change) ? [{ input: change, account, rooms: eventRooms }] : [],
     );
-    const ids = await new EventRepository(tx).appendAll(
-      logged.map(({ input: { type, ...payload }, rooms: eventRooms }) => ({
-        type,
-        payload,
-        rooms: eventRooms,
-      })),
-    );
-    return logged.map(({ input, rooms: eventRooms }, index) => ({
-      event: { ...input, id: ids[index] } as RealtimeEvent,
-      rooms: eventRooms,
-    }));
+    // Each account's events as that account (a batch of writes may hold several): a device
+    // replays its own account's only.
+    const events: { event: RealtimeEvent; rooms: readonly string[] }[] = [];
+    for (const account of new Set(logged.map((entry) => entry.account))) {
+      const own = logged.filter((entry) => entry.account === account);
+      const append = () =>
+        new EventRepository(tx).appendAll(
+          own.map(({ input: { type, ...payload }, rooms: eventRooms }) => ({
+            type,
+            payload,
+            rooms: eventRooms,
+          })),
+        );
+      const ids = await (account === undefined ? append() : withAccount(account, append));
+      own.forEach(({ input, rooms: eventRooms }, index) =>
+        events.push({ event: { ...input, id: ids[index] } as RealtimeEvent, rooms: eventRooms }),
+      );
+    }
+    return events.sort((a, b) => a.event.id - b.event.id);
   }
 }

@@ -5,8 +5,39 @@ import type { ServiceContext } from '../context';
 
 /** What the nodes say to each other over socket.io (besides what the adapter carries itself). */
 export interface InterServerEvents {
-  /** A message of the bus between nodes (cluster/node-state.ts). */
-  bus: (topic: string, payload: unknown) => void;
+  /** Messages of the bus between nodes (cluster/node-state.ts), in the order they were published. */
+  bus: (messages: BusMessages) => void;
+}
+
+export type BusMessages = [topic: string, payload: unknown][];
+
+/**
+ * Under this many bytes of JSON, a batch of bus messages goes as one NOTIFY: PostgreSQL takes at
+ * most 8,000 bytes in one, and the adapter stores a larger one in a table (an insert, then a read
+ * on every node).
+ */
+const BATCH_BYTES = 6_000;
+
+/**
+ * `send`, for messages published one by one: those of one turn of the event loop go together, as
+ * one message between the nodes (one NOTIFY) up to BATCH_BYTES, in their order. A write of many
+ * flows, or many writes committed together, publish an event and a notice each.
+ */
+export function batched(send: (messages: BusMessages) => void): (topic: string, payload: unknown) => void {
+  let messages: BusMessages = [];
+  let bytes = 0;
+  const flush = () => {
+    if (messages.length > 0) send(messages);
+    messages = [];
+    bytes = 0;
+  };
+  return (topic, payload) => {
+    const size = topic.length + JSON.stringify(payload).length;
+    if (bytes > 0 && bytes + size > BATCH_BYTES) flush();
+    if (messages.length === 0) setImmediate(flush);
+    messages.push([topic, payload]);
+    bytes += size;
+  };
 }
 
 /**
@@ -152,10 +183,17 @@ export function connectNodes(
       errorHandler: (error) => ctx.log.error({ err: error }, 'the realtime adapter failed'),
     }),
   );
-  ctx.node.bus.carry((topic, payload) => io.serverSideEmit('bus', topic, payload));
-  io.on('bus', (topic, payload) => {
-    const refused = ctx.node.bus.heard(topic, payload);
-    if (refused) ctx.log.error({ err: null }, refused);
+  ctx.node.bus.carry(batched((messages) => io.serverSideEmit('bus', messages)));
+  io.on('bus', (messages) => {
+    if (!Array.isArray(messages)) {
+      ctx.log.error({ err: null }, 'a message between the nodes that is no list of bus messages was dropped');
+      return;
+    }
+    for (const message of messages as unknown[]) {
+      const [topic, payload] = Array.isArray(message) ? (message as unknown[]) : [];
+      const refused = ctx.node.bus.heard(String(topic), payload);
+      if (refused) ctx.log.error({ err: null }, refused);
+    }
   });
   ctx.node.addProbe('realtime', async () => {
     let timer: NodeJS.Timeout | undefined;

@@ -2,7 +2,8 @@ import type { Flow } from '../../src/shared/flow';
 import type { MetricsData } from '../../src/shared/metrics';
 import type { Variant } from '../../src/shared/variants';
 import { transact, type Queryable } from '../db/database';
-import { flag, fromJson, fromJsonOrNull, lockRows, toJson } from '../db/dialect';
+import { sql } from 'kysely';
+import { flag, fromJson, fromJsonOrNull, jsonValue, lockRows, toJson } from '../db/dialect';
 import { conflict, invalid } from '../domain/errors';
 import { newId } from '../ids';
 import { currentVisibility } from '../visibility/scope';
@@ -73,6 +74,18 @@ export type NewFlow = Omit<Flow, 'id' | 'embed_id' | 'errored' | 'created_at'> &
 export type FlowPatch = Partial<
   Pick<Flow, 'tag' | 'channel_id' | 'errored' | 'source' | 'parameters' | 'enabled'>
 >;
+
+/** A flow read under its row's lock for a write of its metrics. */
+export interface LockedFlow {
+  id: string;
+  tag: string;
+  variant: Variant;
+  /** `{}` when read without its data. */
+  data: MetricsData;
+}
+
+/** Flows named per statement at most (a bound well below either store's parameter limit). */
+const KEY_CHUNK = 500;
 
 export class FlowRepository {
   constructor(private readonly db: Queryable) {}
@@ -215,33 +228,63 @@ export class FlowRepository {
   }
 
   /**
-   * The flow of `tag` under its row's lock until the transaction ends (the caller's: the write of
-   * metrics, actions/write-metrics.ts), with its data when `withData` (a replacement needs not
-   * read what it replaces); null when there is no such flow. Nothing is cached, so renamed,
-   * deleted or recreated flows are always seen as they are.
+   * The flows named by `tags` (and by `ids`), each under its row's lock until the transaction ends
+   * (the caller's: the write of metrics, actions/write-metrics.ts), with its data when `withData`
+   * (replacements need not read what they replace). Rows are locked in the order of their tags, so
+   * two writers naming the same flows wait for each other rather than deadlock. Nothing is cached,
+   * so renamed, deleted or recreated flows are always seen as they are.
    */
   async lockForData(
-    tag: string,
+    tags: readonly string[],
+    ids: readonly string[],
     withData: boolean,
-  ): Promise<{ id: string; tag: string; variant: Variant; data: MetricsData } | null> {
-    const row = await lockRows(
-      this.db.kind,
-      this.db.kysely
-        .selectFrom('flows')
-        .select(['id', 'tag', 'variant'])
-        .$if(withData, (query) => query.select('data'))
-        .where('tag', '=', tag),
-    ).executeTakeFirst();
-    if (!row) return null;
-    return { ...row, data: row.data === undefined ? {} : fromJson<MetricsData>(row.data) };
+  ): Promise<LockedFlow[]> {
+    const locked: LockedFlow[] = [];
+    const named = [...new Set(tags)].sort();
+    for (let start = 0; start < Math.max(named.length, ids.length); start += KEY_CHUNK) {
+      const [someTags, someIds] = [
+        named.slice(start, start + KEY_CHUNK),
+        ids.slice(start, start + KEY_CHUNK),
+      ];
+      const rows = await lockRows(
+        this.db.kind,
+        this.db.kysely
+          .selectFrom('flows')
+          .select(['id', 'tag', 'variant'])
+          .$if(withData, (query) => query.select('data'))
+          .where((eb) =>
+            eb.or([
+              ...(someTags.length > 0 ? [eb('tag', 'in', someTags)] : []),
+              ...(someIds.length > 0 ? [eb('id', 'in', someIds)] : []),
+            ]),
+          )
+          .orderBy('tag'),
+      ).execute();
+      for (const row of rows) {
+        locked.push({ ...row, data: row.data === undefined ? {} : fromJson<MetricsData>(row.data) });
+      }
+    }
+    return locked;
   }
 
-  /** Stores the flow's metrics, written at `at`. */
-  async storeData(id: string, data: MetricsData, at: Date): Promise<void> {
-    await this.db.kysely
-      .updateTable('flows')
-      .set({ data: toJson(data), data_updated_at: at.toISOString() })
-      .where('id', '=', id)
-      .execute();
+  /** Stores each flow's metrics, written at `at`, in one statement. */
+  async storeData(written: ReadonlyMap<string, MetricsData>, at: Date): Promise<void> {
+    const entries = [...written];
+    for (let start = 0; start < entries.length; start += KEY_CHUNK) {
+      const some = entries.slice(start, start + KEY_CHUNK);
+      const cases = some.map(([id, data]) => sql`when ${id} then ${jsonValue(this.db.kind, toJson(data))}`);
+      await this.db.kysely
+        .updateTable('flows')
+        .set({
+          data: sql<string>`case ${sql.ref('id')} ${sql.join(cases, sql` `)} end`,
+          data_updated_at: at.toISOString(),
+        })
+        .where(
+          'id',
+          'in',
+          some.map(([id]) => id),
+        )
+        .execute();
+    }
   }
 }

@@ -127,7 +127,7 @@ export async function writeBatch(
     if (!visible.flowTag(tag) || !among(tag)) return { tag, hidden: true };
     const { change, issues } = changeOf(kind, value, prefix);
     return change
-      ? { tag, write: { tag, change, check: metricsCheck(ctx.config, prefix) } }
+      ? { tag, write: { key: tag, change, check: metricsCheck(ctx.config, prefix) } }
       : { tag, issues };
   });
   const written = await writeManyMetrics(

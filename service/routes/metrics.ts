@@ -9,7 +9,7 @@ import type { ServiceContext } from '../context';
 import { invalid, notFound } from '../domain/errors';
 import { metricsCheck } from '../domain/metrics-check';
 import { noQuery } from '../http/strict-requests';
-import type { MetricsWrite, MetricsWriteResult } from '../domain/metric-writes';
+import type { MetricsWrite } from '../domain/metric-writes';
 import { FlowRepository } from '../repositories/flows';
 import {
   batchAnswer,
@@ -42,12 +42,19 @@ const errorBody = z
 export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const flows = new FlowRepository(ctx.db);
 
-  const write = (tag: string, change: MetricsWrite, prefix: string): Promise<MetricsWriteResult> =>
-    writeMetrics(ctx, tag, change, metricsCheck(ctx.config, prefix));
-
-  const writeOne = async (tag: string, change: MetricsWrite): Promise<MetricsData> => {
-    const result = await write(tag, change, 'body');
-    if (result.status === 'missing') throw notFound(`flow ${tag}`);
+  /**
+   * A write to the flow `key` names: its tag, or else its id (the original's Go library writes to
+   * /flows/{embed_id}/metrics, and our embed id is the id). A flow a device-bound token does not
+   * show is not found, as an unknown one (visibility/scope.ts).
+   */
+  const writeOne = async (key: string, change: MetricsWrite): Promise<MetricsData> => {
+    const result = await writeMetrics(ctx, {
+      key,
+      orId: true,
+      change,
+      check: metricsCheck(ctx.config, 'body'),
+    });
+    if (result.status === 'missing') throw notFound(`flow ${key}`);
     if (result.status === 'invalid') {
       throw invalid(`the data does not fit a flow of variant "${result.variant}"`, result.details);
     }
@@ -115,8 +122,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
             response: { 200: legacy ? batchAnswer : metricsDataSchema },
           },
           handler: async (request) => {
-            const tag = await flowTagOf(request.params.tag);
-            const data = await writeOne(tag, writeOf(kind, request.body));
+            const data = await writeOne(request.params.tag, writeOf(kind, request.body));
             return legacy ? batchOfOne(request.params.tag) : data;
           },
         });
@@ -136,8 +142,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           },
         },
         async (request, reply) => {
-          const tag = await flowTagOf(request.params.tag);
-          await writeOne(tag, writeOf('replace', {}));
+          await writeOne(request.params.tag, writeOf('replace', {}));
           return reply.status(204).send(null);
         },
       );

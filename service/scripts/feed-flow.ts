@@ -23,12 +23,11 @@ export async function writeFlowMetrics(ctx: ServiceContext, flow: Flow, data: un
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     return { status: 'invalid', message: 'the script must return an object: the metrics of its flow' };
   }
-  const result = await writeMetrics(
-    ctx,
-    flow.tag,
-    { kind: 'replace', data: data as MetricsData },
-    metricsCheck(ctx.config),
-  );
+  const result = await writeMetrics(ctx, {
+    key: flow.tag,
+    change: { kind: 'replace', data: data as MetricsData },
+    check: metricsCheck(ctx.config),
+  });
   if (result.status === 'missing') return result;
   if (result.status === 'invalid') {
     return {

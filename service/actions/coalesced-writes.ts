@@ -1,0 +1,108 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { acrossAccounts, currentAccount, withAccount } from '../accounts/scope';
+
+/** Runs work outside the scopes of whichever request started it (its account, its bound device). */
+const detached = AsyncLocalStorage.snapshot();
+
+/** A write waiting for its batch, and the account it was asked for. */
+export interface Waiting<Item, Result> {
+  item: Item;
+  account: string | undefined;
+  answer(result: Result): void;
+  fail(error: unknown): void;
+}
+
+export interface CoalescingOptions<Item> {
+  /** Writes in one batch at most. */
+  limit: number;
+  /** Items of the same key never share a batch: the later waits for the next. */
+  keyOf?: (item: Item) => string;
+}
+
+/**
+ * Writes of one kind that arrive while a batch of them is under way, written together: each batch is
+ * one transaction, so the store's cost per write (its round trips, its statements, its commit)
+ * falls as the load rises, while a write arriving at a quiet node starts at once. `write` answers
+ * a batch's writes in its order, once it has committed. A batch that fails is tried again write by
+ * write, so that one write the store refuses does not fail its neighbours.
+ */
+export class CoalescedWrites<Item, Result> {
+  private waiting: Waiting<Item, Result>[] = [];
+  private writing = false;
+
+  constructor(
+    private readonly write: (batch: readonly Waiting<Item, Result>[]) => Promise<Result[]>,
+    private readonly options: CoalescingOptions<Item>,
+  ) {}
+
+  record(item: Item): Promise<Result> {
+    return new Promise((answer, fail) => {
+      this.waiting.push({ item, account: currentAccount(), answer, fail });
+      detached(() => this.pump());
+    });
+  }
+
+  /** One batch at a time: the writes that arrive meanwhile make the next one. */
+  private pump(): void {
+    if (this.writing || this.waiting.length === 0) return;
+    this.writing = true;
+    void this.written(this.take()).finally(() => {
+      this.writing = false;
+      this.pump();
+    });
+  }
+
+  private async written(batch: readonly Waiting<Item, Result>[]): Promise<void> {
+    try {
+      const results = await this.write(batch);
+      batch.forEach((one, index) => one.answer(results[index] as Result));
+    } catch (error) {
+      if (batch.length === 1) batch[0]?.fail(error);
+      else await Promise.all(batch.map((one) => this.written([one])));
+    }
+  }
+
+  /** The first writes waiting, up to the limit, one of each key; the others wait on. */
+  private take(): Waiting<Item, Result>[] {
+    const { limit, keyOf } = this.options;
+    if (!keyOf) return this.waiting.splice(0, limit);
+    const taken: Waiting<Item, Result>[] = [];
+    const left: Waiting<Item, Result>[] = [];
+    const keys = new Set<string>();
+    for (const one of this.waiting) {
+      const key = JSON.stringify([one.account, keyOf(one.item)]);
+      if (taken.length < limit && !keys.has(key)) {
+        keys.add(key);
+        taken.push(one);
+      } else left.push(one);
+    }
+    this.waiting = left;
+    return taken;
+  }
+}
+
+/**
+ * Runs `work` for each account's writes of `batch`, as that account (the writes of no account,
+ * the service's own upkeep, across every account), in the order of the accounts' ids: two batches
+ * lock rows account by account in the same order, so they wait for each other, never deadlock.
+ * The results of `work`, each group's in its order, in the order of `batch`.
+ */
+export async function byAccount<Item, Result, Answer>(
+  batch: readonly Waiting<Item, Result>[],
+  work: (group: readonly Waiting<Item, Result>[]) => Promise<Answer[]>,
+): Promise<Answer[]> {
+  const groups = new Map<string | undefined, Waiting<Item, Result>[]>();
+  for (const one of batch) {
+    const group = groups.get(one.account);
+    if (group) group.push(one);
+    else groups.set(one.account, [one]);
+  }
+  const answers = new Map<Waiting<Item, Result>, Answer>();
+  const ordered = [...groups].sort(([a = ''], [b = '']) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [account, group] of ordered) {
+    const run = () => work(group);
+    const results = await (account === undefined ? acrossAccounts(run) : withAccount(account, run));
+    group.forEach((one, index) => answers.set(one, results[index] as Answer));
+  }
+  return batch.map((one) => answers.get(one) as Answer);
+}

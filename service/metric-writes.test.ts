@@ -1,0 +1,103 @@
+import type { LogEvent } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  eventsAfter,
+  lastEventId,
+  startTestService,
+  type AccountCall,
+  type TestService,
+} from './test-support';
+
+// Single metric writes arriving together are written together (actions/write-metrics.ts): a few
+// statements for all of them, each answered with its own result, on both stores (npm run
+// test:postgres).
+const FLOWS = 20;
+const tags = Array.from({ length: FLOWS }, (_, n) => `together_${n}`);
+/** Every statement the store runs, as SQL. */
+const statements: string[] = [];
+let service: TestService;
+let other: AccountCall;
+
+beforeAll(async () => {
+  service = await startTestService(
+    {},
+    { log: (event: LogEvent) => void (event.level === 'query' && statements.push(event.query.sql)) },
+  );
+  for (const tag of tags) {
+    expect((await service.call('POST', '/flows', { tag, variant: 'value' })).statusCode).toBe(201);
+  }
+  ({ call: other } = await service.addAccount('Other'));
+  expect((await other('POST', '/flows', { tag: tags[0], variant: 'value' })).statusCode).toBe(201);
+});
+afterAll(() => service.close());
+
+/** The statements run while `work` runs. */
+async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
+  const from = statements.length;
+  await work();
+  return statements.slice(from);
+}
+
+const data = async (tag: string, call: AccountCall = service.call) =>
+  (await call('GET', `/flows/${tag}/metrics`)).json<Record<string, unknown>>();
+
+it('writes many flows written at once in a few statements, two merges of one flow in turn, each answered with its own data', async () => {
+  const mark = await lastEventId(service.db);
+  let answers: { statusCode: number; json(): unknown }[] = [];
+  const run = await statementsOf(async () => {
+    answers = await Promise.all(
+      tags.flatMap((tag, n) => [
+        service.call('PATCH', `/flows/${tag}/metrics`, { value: n, first: true }),
+        service.call('PATCH', `/flows/${tag}/metrics`, { second: n }),
+      ]),
+    );
+  });
+  expect(answers.map((answer) => answer.statusCode)).toEqual(answers.map(() => 200));
+  // Each answer is the data its own write left: the first merge's, without the second's key, or
+  // both once the second came after it.
+  expect(answers[0]?.json()).toEqual({ value: 0, first: true });
+  expect(answers[1]?.json()).toEqual({ value: 0, first: true, second: 0 });
+  for (const [n, tag] of tags.entries())
+    expect(await data(tag)).toEqual({ value: n, first: true, second: n });
+  // One by one, each write read its flow twice (by tag or id, then under lock) and updated it:
+  // 120 statements on the flows for these 40 writes.
+  const onFlows = run.filter((text) => /^\s*(select|update)\b[\s\S]*"flows"/i.test(text));
+  expect(onFlows.length).toBeLessThanOrEqual(6);
+  // Every write is announced on its own, in the order of the writes.
+  const logged = await eventsAfter(service.db, mark);
+  expect(logged).toHaveLength(2 * FLOWS);
+  expect(
+    logged.filter((event) => event.payload.flow_tag === tags[3]).map((event) => event.payload.data),
+  ).toEqual([
+    { value: 3, first: true },
+    { value: 3, first: true, second: 3 },
+  ]);
+});
+
+it('refuses, or finds no flow for, one write of those written together alone', async () => {
+  const answers = await Promise.all([
+    service.call('PUT', `/flows/${tags[1]}/metrics`, { value: 1, delta: 'not a number' }),
+    service.call('PUT', '/flows/no_such_flow/metrics', { value: 1 }),
+    ...tags.slice(2).map((tag) => service.call('PUT', `/flows/${tag}/metrics`, { value: 100 })),
+  ]);
+  expect(answers.map((answer) => answer.statusCode)).toEqual([400, 404, ...tags.slice(2).map(() => 200)]);
+  expect(answers[0]?.json<{ error: { details: { path: string }[] } }>().error.details[0]?.path).toBe(
+    'body.delta',
+  );
+  expect(await data(tags[1]!)).toEqual({ value: 1, first: true, second: 1 });
+  for (const tag of tags.slice(2)) expect(await data(tag)).toEqual({ value: 100 });
+});
+
+it("writes each account's flow of one tag, written at once by both", async () => {
+  const tag = tags[0]!;
+  const answers = await Promise.all([
+    service.call('PUT', `/flows/${tag}/metrics`, { value: 1 }),
+    other('PUT', `/flows/${tag}/metrics`, { value: 2 }),
+    service.call('PUT', `/flows/${tags[1]}/metrics`, { value: 3 }),
+    other('PUT', `/flows/${tags[1]}/metrics`, { value: 4 }),
+  ]);
+  expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 404]);
+  expect(await data(tag)).toEqual({ value: 1 });
+  expect(await data(tag, other)).toEqual({ value: 2 });
+  expect(await data(tags[1]!)).toEqual({ value: 3 });
+});
