@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { acrossAccounts, currentAccount, withAccount } from '../accounts/scope';
+import { inTurns } from '../db/in-turns';
 
 /** Runs work outside the scopes of whichever request started it (its account, its bound device). */
 const detached = AsyncLocalStorage.snapshot();
@@ -23,7 +24,8 @@ export interface CoalescingOptions<Item> {
  * Writes of one kind that arrive while a batch of them is under way, written together: each batch is
  * one transaction, so the store's cost per write (its round trips, its statements, its commit)
  * falls as the load rises, while a write arriving at a quiet node starts at once. `write` answers
- * a batch's writes in its order, once it has committed. A batch that fails is tried again write by
+ * a batch's writes in its order, once it has committed; they are answered a few per turn of the
+ * event loop (db/in-turns.ts). A batch that fails is tried again write by
  * write, so that one write the store refuses does not fail its neighbours.
  */
 export class CoalescedWrites<Item, Result> {
@@ -55,7 +57,10 @@ export class CoalescedWrites<Item, Result> {
   private async written(batch: readonly Waiting<Item, Result>[]): Promise<void> {
     try {
       const results = await this.write(batch);
-      batch.forEach((one, index) => one.answer(results[index] as Result));
+      inTurns(
+        batch.map((one, index) => ({ one, result: results[index] as Result })),
+        ({ one, result }) => one.answer(result),
+      );
     } catch (error) {
       if (batch.length === 1) batch[0]?.fail(error);
       else await Promise.all(batch.map((one) => this.written([one])));

@@ -28,7 +28,7 @@ export interface MetricsWriteOf {
  * Single writes taken together at most (coalesced-writes.ts): one statement locks them, one stores
  * them, one logs their events.
  */
-const BATCH_LIMIT = 256;
+const BATCH_LIMIT = 64;
 
 /** The flow `write` names among those locked, when its writer may see it. */
 function flowOf(write: MetricsWriteOf, byTag: Map<string, LockedFlow>, byId: Map<string, LockedFlow>) {

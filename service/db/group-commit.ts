@@ -9,6 +9,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Queryable, StoreKind } from './database';
 import { CHECKPOINT_EVERY_MS } from './checkpointer';
 import { withoutWaitingForSync, type DurabilityBarrier } from './durability';
+import { inTurns } from './in-turns';
 import type { Schema } from './schema';
 
 interface Job {
@@ -26,9 +27,6 @@ const BATCH_MAX = 64;
  * go to the next), so that requests are read and sockets served in between.
  */
 const BATCH_MAX_MS = 4;
-
-/** Writes answered in one turn of the event loop (answerInTurns). */
-const ANSWERS_PER_TURN = 16;
 
 export function groupCommit(
   kind: StoreKind,
@@ -85,22 +83,13 @@ export function groupCommit(
       // Those it did not reach get their own turn.
       queue.unshift(...jobs.slice(reached));
     }
-    const answer = () => answerInTurns(done);
+    // Answered a few per turn of the event loop (in-turns.ts).
+    const answer = () => inTurns(done, ({ job, value }) => job.resolve(value));
     if (!barrier || commit === 0) answer();
     else
       barrier.durable(commit).then(answer, (error: unknown) => {
         for (const { job } of done) job.reject(error);
       });
-  }
-
-  /**
-   * Answers the writes of a transaction, ANSWERS_PER_TURN at a time: what each does next (its
-   * reply, its events) runs before the event loop's next turn, so a whole batch answered at once
-   * would hold the loop for all of them.
-   */
-  function answerInTurns(done: readonly { job: Job; value: unknown }[]): void {
-    for (const { job, value } of done.slice(0, ANSWERS_PER_TURN)) job.resolve(value);
-    if (done.length > ANSWERS_PER_TURN) setImmediate(() => answerInTurns(done.slice(ANSWERS_PER_TURN)));
   }
 
   async function drain(): Promise<void> {

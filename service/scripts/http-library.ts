@@ -1,4 +1,4 @@
-import { Agent, fetch, type Response } from 'undici';
+import type { Agent, Response } from 'undici';
 import { checkedLookup, checkUrlHost, DestinationRefusedError, type HttpAllowPolicy } from './destinations';
 import { ArgumentError, timeoutMs } from './duration';
 
@@ -101,10 +101,17 @@ function refusalIn(error: unknown): DestinationRefusedError | null {
   return null;
 }
 
+/**
+ * undici, set up at the first script's request rather than at the service's start (about 30 ms of
+ * a start, for a library many services never use).
+ */
+const undici = () => import('undici');
+
 // One agent per policy: pooled connections were made under that policy's checks only.
 const agents = new WeakMap<HttpAllowPolicy, Agent>();
 
-function agentFor(policy: HttpAllowPolicy): Agent {
+async function agentFor(policy: HttpAllowPolicy): Promise<Agent> {
+  const { Agent } = await undici();
   let agent = agents.get(policy);
   if (!agent) {
     agent = new Agent({ connect: { lookup: checkedLookup(policy) } });
@@ -134,7 +141,8 @@ async function fetchAllowed(
     let response: Response;
     try {
       checkUrlHost(policy, url);
-      response = await fetch(url, { headers, redirect: 'manual', signal, dispatcher: agentFor(policy) });
+      const dispatcher = await agentFor(policy);
+      response = await (await undici()).fetch(url, { headers, redirect: 'manual', signal, dispatcher });
     } catch (error) {
       const refusal = refusalIn(error);
       if (refusal) fail(`${where} refused: ${refusal.message}`);
