@@ -10,7 +10,7 @@ import { iso } from './rows';
  * shaping and serializing 10,000 devices at once held the event loop for a tenth of a second; a
  * page of 500 is a few milliseconds of it (bench/overview.ts).
  */
-export const DEVICE_PAGE = 500;
+export const DEVICE_PAGE = 250;
 
 /** What the overview reads of the last heartbeat; anything else in it is left alone. */
 interface StoredDiagnostics {

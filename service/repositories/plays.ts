@@ -6,7 +6,7 @@ import { isoRequired } from './rows';
 const CHUNK = 500;
 
 /** Plays per page of a list (see `pages`): a few milliseconds of the event loop each. */
-export const PLAY_PAGE = 500;
+export const PLAY_PAGE = 250;
 
 interface PlayRow {
   id: string;
