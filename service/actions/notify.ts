@@ -6,10 +6,46 @@ import { checkMediaExist } from './media';
 import { ChannelRepository } from '../repositories/channels';
 import { FlowRepository } from '../repositories/flows';
 import { NotificationRepository } from '../repositories/notifications';
+import { byAccount, CoalescedWrites } from './coalesced-writes';
+
+interface NewNotification {
+  channelId: string;
+  input: NotificationCreate;
+}
+
+/** Notifications created together at most (coalesced-writes.ts). */
+const BATCH_LIMIT = 64;
 
 /**
- * Stores a notification and announces it to the room of its own channel, in one commit: the one
- * path of the notification routes and of scripts. Not found when the channel went away meanwhile.
+ * The notifications of a batch, in one transaction: the sounds they name checked to exist (a
+ * missing one fails the batch, whose notifications are then tried one by one), stored in one
+ * statement, each announced to the room of its channel.
+ */
+function notificationWrites(ctx: ServiceContext): CoalescedWrites<NewNotification, Notification> {
+  return new CoalescedWrites(
+    (batch) =>
+      ctx.changes.transaction((tx, emit) =>
+        byAccount(batch, async (group) => {
+          const asked = group.map((one) => one.item);
+          await checkMediaExist(
+            tx,
+            asked.map(({ input }) => ({ path: 'body.sound_url', url: input.sound_url })),
+          );
+          const created = await new NotificationRepository(tx).create(asked, ctx.clock.now());
+          for (const notification of created) emit({ type: 'notification.created', notification });
+          return created;
+        }),
+      ),
+    { limit: BATCH_LIMIT },
+  );
+}
+
+const writers = new WeakMap<ServiceContext, CoalescedWrites<NewNotification, Notification>>();
+
+/**
+ * Stores a notification and announces it to the room of its own channel, in one commit with the
+ * notifications created meanwhile: the one path of the notification routes and of scripts. Not
+ * found when the channel went away meanwhile.
  */
 export function createNotification(
   ctx: ServiceContext,
@@ -17,12 +53,9 @@ export function createNotification(
   body: NotificationCreate,
 ): Promise<Notification> {
   refuseHttpMedia(ctx.config, [{ path: 'body.sound_url', url: body.sound_url }]);
-  return ctx.changes.transaction(async (tx, emit) => {
-    await checkMediaExist(tx, [{ path: 'body.sound_url', url: body.sound_url }]);
-    const notification = await new NotificationRepository(tx).create(channelId, body, ctx.clock.now());
-    emit({ type: 'notification.created', notification });
-    return notification;
-  });
+  let writer = writers.get(ctx);
+  if (!writer) writers.set(ctx, (writer = notificationWrites(ctx)));
+  return writer.record({ channelId, input: body });
 }
 
 /** To a channel named by id or by tag. */

@@ -31,24 +31,32 @@ export interface NotificationQuery {
 export class NotificationRepository {
   constructor(private readonly db: Queryable) {}
 
-  /** Not found when the channel is gone. */
-  async create(channelId: string, input: NotificationCreate, at: Date): Promise<Notification> {
-    const insert = this.db.kysely
-      .insertInto('notifications')
-      .values({
-        id: newId('nt'),
-        channel_id: channelId,
-        title: input.title ?? null,
-        message: input.message ?? null,
-        // "" is how scripts say "no icon".
-        icon: input.icon ? input.icon : null,
-        duration: input.duration,
-        sound_url: input.sound_url ?? null,
-        created_at: at.toISOString(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return fromRow(await refusing(insert, { foreignKey: () => notFound(`channel ${channelId}`) }));
+  /**
+   * The notifications, in their order, in one statement; not found when a channel is gone (then
+   * none is created).
+   */
+  async create(
+    notifications: readonly { channelId: string; input: NotificationCreate }[],
+    at: Date,
+  ): Promise<Notification[]> {
+    if (notifications.length === 0) return [];
+    const rows = notifications.map(({ channelId, input }) => ({
+      id: newId('nt'),
+      channel_id: channelId,
+      title: input.title ?? null,
+      message: input.message ?? null,
+      // "" is how scripts say "no icon".
+      icon: input.icon ? input.icon : null,
+      duration: input.duration,
+      sound_url: input.sound_url ?? null,
+      created_at: at.toISOString(),
+    }));
+    const insert = this.db.kysely.insertInto('notifications').values(rows).returningAll().execute();
+    const channels = [...new Set(notifications.map(({ channelId }) => channelId))].join(', ');
+    const created = await refusing(insert, { foreignKey: () => notFound(`channel ${channels}`) });
+    // The store answers the rows in an order of its own: back in the order asked.
+    const byId = new Map(created.map((row) => [row.id, fromRow(row)]));
+    return rows.flatMap((row) => byId.get(row.id) ?? []);
   }
 
   /** Newest first; of the channels a device-bound token sees only (visibility/scope.ts). */

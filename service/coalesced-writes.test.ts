@@ -8,9 +8,9 @@ import {
   type TestService,
 } from './test-support';
 
-// Single metric writes arriving together are written together (actions/write-metrics.ts): a few
-// statements for all of them, each answered with its own result, on both stores (npm run
-// test:postgres).
+// Single metric writes and notifications arriving together are written together
+// (actions/coalesced-writes.ts): a few statements for all of them, each answered with its own
+// result, on both stores (npm run test:postgres). Heartbeats: heartbeat-writes.test.ts.
 const FLOWS = 20;
 const tags = Array.from({ length: FLOWS }, (_, n) => `together_${n}`);
 /** Every statement the store runs, as SQL. */
@@ -100,4 +100,32 @@ it("writes each account's flow of one tag, written at once by both", async () =>
   expect(await data(tag)).toEqual({ value: 1 });
   expect(await data(tag, other)).toEqual({ value: 2 });
   expect(await data(tags[1]!)).toEqual({ value: 3 });
+});
+
+it('creates many notifications sent at once in a few statements, refusing one with an unknown sound alone', async () => {
+  const mark = await lastEventId(service.db);
+  let answers: { statusCode: number; json(): unknown }[] = [];
+  const run = await statementsOf(async () => {
+    answers = await Promise.all([
+      service.call('POST', '/channels/ch_default/notifications', {
+        title: 'unheard',
+        message: 'm',
+        sound_url: '/media/med_nothere/content',
+      }),
+      ...Array.from({ length: 30 }, (_, n) =>
+        service.call('POST', '/channels/ch_default/notifications', { title: `n${n}`, message: 'm' }),
+      ),
+    ]);
+  });
+  expect(answers.map((answer) => answer.statusCode)).toEqual([400, ...Array.from({ length: 30 }, () => 201)]);
+  expect(answers.slice(1).map((answer) => (answer.json() as { title: string }).title)).toEqual(
+    Array.from({ length: 30 }, (_, n) => `n${n}`),
+  );
+  // One by one: an insert of its own for each notification and for each one's event.
+  const inserts = run.filter((text) => /^\s*insert into "notifications"/i.test(text));
+  expect(inserts.length).toBeLessThanOrEqual(5);
+  const logged = await eventsAfter(service.db, mark);
+  expect(logged.map((event) => (event.payload.notification as { title: string }).title).sort()).toEqual(
+    Array.from({ length: 30 }, (_, n) => `n${n}`).sort(),
+  );
 });
