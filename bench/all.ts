@@ -33,6 +33,7 @@ const SHORT: Record<string, string[]> = {
   scripts: ['--seconds', '3', '--floor-seconds', '1'],
   resubscribe: ['--screens', '1000', '--edits', '5'],
   tenants: ['--seconds', '8'],
+  media: ['--seconds', '2', '--concurrency', '16,64'],
 };
 
 interface Variant {

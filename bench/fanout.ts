@@ -21,11 +21,12 @@ export interface Fanout {
 }
 
 /**
- * Connects `count` websocket clients to `url`, 100 at a time, each listening for notifications
- * titled "fanout"; `ready` resolves once the socket is one the process sends to.
+ * Connects `count` websocket clients to `url` (to each of several in turn), 100 at a time, each
+ * listening for notifications titled "fanout"; `ready` resolves once the socket is one the process
+ * sends to.
  */
 export async function openAudience(
-  url: string,
+  url: string | readonly string[],
   count: number,
   token: string,
   ready: (socket: BenchSocket, index: number) => Promise<unknown>,
@@ -35,7 +36,8 @@ export async function openAudience(
   for (let start = 0; start < count; start += 100) {
     await Promise.all(
       Array.from({ length: Math.min(100, count - start) }, async (_, i) => {
-        const socket: BenchSocket = connect(url, {
+        const urls = typeof url === 'string' ? [url] : url;
+        const socket: BenchSocket = connect(urls[(start + i) % urls.length] ?? '', {
           transports: ['websocket'],
           auth: { token },
           forceNew: true,
@@ -92,7 +94,12 @@ export async function addDevices(
 }
 
 /** The sockets of the devices addDevices made, each once it said hello. */
-export function openDevices(url: string, count: number, token: string, prefix: string): Promise<Audience> {
+export function openDevices(
+  url: string | readonly string[],
+  count: number,
+  token: string,
+  prefix: string,
+): Promise<Audience> {
   return openAudience(url, count, token, (socket, index) =>
     socket.emitWithAck('hello', { device_tag: `${prefix}-${index}`, last_event_id: null }),
   );

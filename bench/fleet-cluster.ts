@@ -49,18 +49,22 @@ const WRITE_SECONDS = Number(values['write-seconds']);
 const IN_FLIGHT = Number(values['in-flight']);
 const TOKEN = 'fleet-cluster-bench-token-0123';
 const TARGET = { devices: 10_000, fanoutOfFloor: 2, heartbeatP99Ms: 100, writesOfOneNode: 1.6 };
-// HAProxy holds two files per connection: this machine's limit of 20,000 caps it at 9,900, the
-// devices' WebSockets and the heartbeats' connections together.
+// HAProxy holds two files per connection: this machine's limit of 20,000 open files a process
+// caps one HAProxy at 9,900 connections, so the devices' WebSockets go through as many HAProxy
+// processes as they need, each in front of every node (as several load balancers would be), the
+// heartbeats and the API through the last of them.
 const MAXCONN = 9_900;
+const FRONTS = Math.ceil((DEVICES + 500) / MAXCONN);
 
 const server = durablePostgresServer();
 buildServiceIfStale();
 if (!haproxyInstalled) throw new Error('bench/fleet --nodes needs HAProxy (apt-get install haproxy)');
-if (DEVICES > MAXCONN - 500) throw new Error(`--devices: at most ${MAXCONN - 500} through HAProxy here`);
 
 interface Cluster {
-  /** HAProxy in front of every node. */
+  /** HAProxy in front of every node (the API's and the heartbeats'). */
   all: string;
+  /** Every HAProxy in front of every node, `all` last: the devices' sockets go to each in turn. */
+  fronts: string[];
   /** HAProxy in front of the first node alone. */
   alone: string;
   pids: number[];
@@ -75,12 +79,16 @@ async function onCluster<T>(work: (cluster: Cluster) => Promise<T>): Promise<T> 
   try {
     for (const port of ports)
       nodes.push(await startNode(database.url, port, TOKEN, ['--log-level', 'error'], 'built'));
-    const [allPort, alonePort] = [await freePort(), await freePort()];
-    proxies.push(await startHaproxy(await haproxyConfig(allPort, ports, { maxconn: MAXCONN }), allPort));
+    for (let front = 0; front < FRONTS; front++) {
+      const port = await freePort();
+      proxies.push(await startHaproxy(await haproxyConfig(port, ports, { maxconn: MAXCONN }), port));
+    }
+    const alonePort = await freePort();
+    const fronts = proxies.map((proxy) => proxy.url);
     proxies.push(await startHaproxy(await haproxyConfig(alonePort, ports.slice(0, 1)), alonePort));
-    const [all, alone] = proxies.map((proxy) => proxy.url) as [string, string];
-    await Promise.all([healthy(all, 60_000), healthy(alone, 60_000)]);
-    return await work({ all, alone, pids: nodes.map((node) => node.child.pid ?? 0) });
+    const [all, alone] = [fronts.at(-1) ?? '', proxies.at(-1)?.url ?? ''];
+    await Promise.all([...fronts, alone].map((url) => healthy(url, 60_000)));
+    return await work({ all, fronts, alone, pids: nodes.map((node) => node.child.pid ?? 0) });
   } finally {
     await Promise.all(proxies.map((proxy) => proxy.stop()));
     await Promise.all(nodes.map((node) => node.stop()));
@@ -99,12 +107,12 @@ const notifyThrough = (url: string) => async (n: number) =>
   ).id;
 
 /** One run: the fleet's heartbeats and a fan-out through the proxy, then the bare floor's fan-out. */
-async function fleetRun(run: number, { all, pids }: Cluster): Promise<void> {
+async function fleetRun(run: number, { all, fronts, pids }: Cluster): Promise<void> {
   const api = <T>(method: string, path: string, body?: unknown) =>
     apiRequest<T>(all, TOKEN, method, path, body);
   const playlist = await benchPlaylist(api, 'fleet_cpu', 'Fleet');
   await addDevices((body) => api('POST', '/devices', body), DEVICES, 'fleet', playlist);
-  const audience = await openDevices(all, DEVICES, TOKEN, 'fleet');
+  const audience = await openDevices(fronts, DEVICES, TOKEN, 'fleet');
   // Heartbeats spread over the interval, as a fleet's are, from a thread of their own.
   const heartbeats = new Worker(new URL('./heartbeat-worker.ts', import.meta.url), {
     workerData: { url: all, token: TOKEN, devices: DEVICES, heartbeat: HEARTBEAT, prefix: 'fleet' },

@@ -95,9 +95,16 @@ async function spawnNode(
   };
 }
 
-/** The bare Fastify + socket.io floor (bench/service-floor.ts), bundled, on a port of its own. */
-export async function spawnFloor({ probe = false } = {}): Promise<Spawned> {
-  return spawnNode(await bundledFloor('bench/service-floor.ts'), ['--port', '0'], {}, probe);
+/**
+ * A floor, bundled, on a port of its own: the bare Fastify + socket.io one (bench/service-floor.ts)
+ * unless `source` names another, with `args`.
+ */
+export async function spawnFloor({
+  probe = false,
+  source = 'bench/service-floor.ts',
+  args = [] as readonly string[],
+} = {}): Promise<Spawned> {
+  return spawnNode(await bundledFloor(source), ['--port', '0', ...args], {}, probe);
 }
 
 /** The built service (dist/service/server.mjs) with `args`; build it first (buildServiceIfStale). */

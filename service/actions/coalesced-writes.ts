@@ -21,12 +21,12 @@ export interface CoalescingOptions<Item> {
 }
 
 /**
- * Writes of one kind that arrive while a batch of them is under way, written together: each batch is
- * one transaction, so the store's cost per write (its round trips, its statements, its commit)
+ * Writes of one kind that arrive while a batch of them is under way, written together: each batch
+ * is one transaction, so the store's cost per write (its round trips, its statements, its commit)
  * falls as the load rises, while a write arriving at a quiet node starts at once. `write` answers
  * a batch's writes in its order, once it has committed; they are answered a few per turn of the
- * event loop (db/in-turns.ts). A batch that fails is tried again write by
- * write, so that one write the store refuses does not fail its neighbours.
+ * event loop (db/in-turns.ts). A batch that fails is tried again write by write, so that one
+ * write the store refuses does not fail its neighbours.
  */
 export class CoalescedWrites<Item, Result> {
   private waiting: Waiting<Item, Result>[] = [];
@@ -84,6 +84,18 @@ export class CoalescedWrites<Item, Result> {
     this.waiting = left;
     return taken;
   }
+}
+
+/** One coalescer per owner (a node's service context), made at its first write. */
+export function coalescerPer<Owner extends object, Item, Result>(
+  make: (owner: Owner) => CoalescedWrites<Item, Result>,
+): (owner: Owner) => CoalescedWrites<Item, Result> {
+  const made = new WeakMap<Owner, CoalescedWrites<Item, Result>>();
+  return (owner) => {
+    let coalescer = made.get(owner);
+    if (!coalescer) made.set(owner, (coalescer = make(owner)));
+    return coalescer;
+  };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { ServiceContext } from '../context';
 import type { Queryable } from '../db/database';
 import { DeviceHistoryRepository, type HistoryInput } from '../repositories/device-history';
 import { DeviceRepository, type HeartbeatWrite } from '../repositories/devices';
-import { byAccount, CoalescedWrites, type Waiting } from './coalesced-writes';
+import { byAccount, CoalescedWrites, coalescerPer, type Waiting } from './coalesced-writes';
 import { heartbeatHistory } from './device-history';
 
 /** Heartbeats written by one statement at most. */
@@ -22,12 +22,13 @@ interface Beat {
  * history says follows each heartbeat in turn. Each is answered once its batch has committed: a
  * read after the answer sees it, on any node.
  */
-function heartbeatWrites(ctx: ServiceContext): CoalescedWrites<Beat, Device | null> {
-  return new CoalescedWrites((batch) => write(ctx, batch), {
-    limit: BATCH_LIMIT,
-    keyOf: ({ beat }) => beat.tag,
-  });
-}
+const heartbeatWrites = coalescerPer(
+  (ctx: ServiceContext) =>
+    new CoalescedWrites<Beat, Device | null>((batch) => write(ctx, batch), {
+      limit: BATCH_LIMIT,
+      keyOf: ({ beat }) => beat.tag,
+    }),
+);
 
 /** Writes `batch` in one transaction: each device as a single heartbeat would (actions/devices.ts). */
 function write(
@@ -82,8 +83,6 @@ async function commitWithoutWaitingForTheDisk(tx: Queryable): Promise<void> {
   if (tx.kind === 'postgres') await sql`set local synchronous_commit = off`.execute(tx.kysely);
 }
 
-const writers = new WeakMap<ServiceContext, CoalescedWrites<Beat, Device | null>>();
-
 /**
  * Stores a heartbeat: online, seen now from `ip`, the heartbeat kept as the device's diagnostics
  * with the time it was received, together with the heartbeats of other devices that arrive
@@ -95,9 +94,10 @@ export function writeHeartbeat(
   heartbeat: Heartbeat,
   ip: string,
 ): Promise<Device | null> {
-  let writer = writers.get(ctx);
-  if (!writer) writers.set(ctx, (writer = heartbeatWrites(ctx)));
   const at = ctx.clock.now();
   const diagnostics = { ...heartbeat, received_at: at.toISOString() };
-  return writer.record({ beat: { tag, at, ip, diagnostics, timeZone: heartbeat.time_zone }, heartbeat });
+  return heartbeatWrites(ctx).record({
+    beat: { tag, at, ip, diagnostics, timeZone: heartbeat.time_zone },
+    heartbeat,
+  });
 }

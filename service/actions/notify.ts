@@ -6,7 +6,7 @@ import { checkMediaExist } from './media';
 import { ChannelRepository } from '../repositories/channels';
 import { FlowRepository } from '../repositories/flows';
 import { NotificationRepository } from '../repositories/notifications';
-import { byAccount, CoalescedWrites } from './coalesced-writes';
+import { byAccount, CoalescedWrites, coalescerPer } from './coalesced-writes';
 
 interface NewNotification {
   channelId: string;
@@ -21,26 +21,25 @@ const BATCH_LIMIT = 64;
  * missing one fails the batch, whose notifications are then tried one by one), stored in one
  * statement, each announced to the room of its channel.
  */
-function notificationWrites(ctx: ServiceContext): CoalescedWrites<NewNotification, Notification> {
-  return new CoalescedWrites(
-    (batch) =>
-      ctx.changes.transaction((tx, emit) =>
-        byAccount(batch, async (group) => {
-          const asked = group.map((one) => one.item);
-          await checkMediaExist(
-            tx,
-            asked.map(({ input }) => ({ path: 'body.sound_url', url: input.sound_url })),
-          );
-          const created = await new NotificationRepository(tx).create(asked, ctx.clock.now());
-          for (const notification of created) emit({ type: 'notification.created', notification });
-          return created;
-        }),
-      ),
-    { limit: BATCH_LIMIT },
-  );
-}
-
-const writers = new WeakMap<ServiceContext, CoalescedWrites<NewNotification, Notification>>();
+const notificationWrites = coalescerPer(
+  (ctx: ServiceContext) =>
+    new CoalescedWrites<NewNotification, Notification>(
+      (batch) =>
+        ctx.changes.transaction((tx, emit) =>
+          byAccount(batch, async (group) => {
+            const asked = group.map((one) => one.item);
+            await checkMediaExist(
+              tx,
+              asked.map(({ input }) => ({ path: 'body.sound_url', url: input.sound_url })),
+            );
+            const created = await new NotificationRepository(tx).create(asked, ctx.clock.now());
+            for (const notification of created) emit({ type: 'notification.created', notification });
+            return created;
+          }),
+        ),
+      { limit: BATCH_LIMIT },
+    ),
+);
 
 /**
  * Stores a notification and announces it to the room of its own channel, in one commit with the
@@ -53,9 +52,7 @@ export function createNotification(
   body: NotificationCreate,
 ): Promise<Notification> {
   refuseHttpMedia(ctx.config, [{ path: 'body.sound_url', url: body.sound_url }]);
-  let writer = writers.get(ctx);
-  if (!writer) writers.set(ctx, (writer = notificationWrites(ctx)));
-  return writer.record({ channelId, input: body });
+  return notificationWrites(ctx).record({ channelId, input: body });
 }
 
 /** To a channel named by id or by tag. */

@@ -11,7 +11,7 @@ import {
 import type { Emit } from '../realtime/changes';
 import { FlowRepository, type LockedFlow } from '../repositories/flows';
 import { currentVisibility, type Visibility } from '../visibility/scope';
-import { byAccount, CoalescedWrites } from './coalesced-writes';
+import { byAccount, CoalescedWrites, coalescerPer } from './coalesced-writes';
 
 /** One write of a flow's metrics: the flow `key` names, what the write changes, how it is checked. */
 export interface MetricsWriteOf {
@@ -78,24 +78,23 @@ async function writeAllIn(
   return results;
 }
 
-function singleWrites(ctx: ServiceContext): CoalescedWrites<MetricsWriteOf, MetricsWriteResult> {
-  return new CoalescedWrites(
-    (batch) =>
-      ctx.changes.transaction((tx, emit) =>
-        byAccount(batch, (group) =>
-          writeAllIn(
-            tx,
-            emit,
-            ctx,
-            group.map((one) => one.item),
+const singleWrites = coalescerPer(
+  (ctx: ServiceContext) =>
+    new CoalescedWrites<MetricsWriteOf, MetricsWriteResult>(
+      (batch) =>
+        ctx.changes.transaction((tx, emit) =>
+          byAccount(batch, (group) =>
+            writeAllIn(
+              tx,
+              emit,
+              ctx,
+              group.map((one) => one.item),
+            ),
           ),
         ),
-      ),
-    { limit: BATCH_LIMIT },
-  );
-}
-
-const writers = new WeakMap<ServiceContext, CoalescedWrites<MetricsWriteOf, MetricsWriteResult>>();
+      { limit: BATCH_LIMIT },
+    ),
+);
 
 /**
  * Writes a flow's metrics (checked against its variant) and announces them to the devices showing
@@ -103,10 +102,11 @@ const writers = new WeakMap<ServiceContext, CoalescedWrites<MetricsWriteOf, Metr
  * metrics routes and of scripts. A flow the writer may not see is missing, as an unknown one.
  */
 export async function writeMetrics(ctx: ServiceContext, write: MetricsWriteOf): Promise<MetricsWriteResult> {
-  let writer = writers.get(ctx);
-  if (!writer) writers.set(ctx, (writer = singleWrites(ctx)));
   // The writer's visibility, read in its request's scope (the batch runs outside it).
-  return writer.record({ ...write, visibility: write.visibility ?? (await currentVisibility(ctx.db)) });
+  return singleWrites(ctx).record({
+    ...write,
+    visibility: write.visibility ?? (await currentVisibility(ctx.db)),
+  });
 }
 
 /**

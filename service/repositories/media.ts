@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
 import type { BoardSettings } from '../../src/shared/board';
 import {
   libraryMediaId,
@@ -47,6 +47,15 @@ function mediaOfItems(items: readonly PlaylistItem[]): Set<string> {
     if (id) ids.add(id);
   }
   return ids;
+}
+
+/**
+ * Whether the JSON column `column` holds the library URL of medium `id` (a candidate: the caller
+ * reads the JSON to be sure). "_" (in ids) is escaped, being LIKE's one-character wildcard.
+ */
+function naming(column: string, id: string): Expression<SqlBool> {
+  const pattern = `%${libraryUrlOf(id).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<SqlBool>`cast(${sql.ref(column)} as text) like ${pattern} escape '\\'`;
 }
 
 /** The rows of the library; where the bytes live is service/media/'s business. */
@@ -134,15 +143,17 @@ export class MediaRepository {
   }
 
   /**
-   * Where each medium is used, by media id: the playlists whose image or video items name it, and
-   * the boards whose background it is. One pass over the playlists and the boards.
+   * Where each medium is used (only `id`, when given), by media id: the playlists whose image or
+   * video items name it, and the boards whose background it is. One pass over the playlists and
+   * the boards; for one medium, over those whose JSON holds its URL.
    */
-  async usages(): Promise<Map<string, MediaUsage[]>> {
+  async usages(id?: string): Promise<Map<string, MediaUsage[]>> {
     const usages = new Map<string, MediaUsage[]>();
     const add = (id: string, usage: MediaUsage) => usages.set(id, [...(usages.get(id) ?? []), usage]);
     const playlists = await this.db.kysely
       .selectFrom('playlists')
       .select(['id', 'name', 'items'])
+      .$if(id !== undefined, (query) => query.where(naming('items', id ?? '')))
       .orderBy('created_at')
       .orderBy('id')
       .execute();
@@ -154,6 +165,7 @@ export class MediaRepository {
     const boards = await this.db.kysely
       .selectFrom('boards')
       .select(['id', 'name', 'settings'])
+      .$if(id !== undefined, (query) => query.where(naming('settings', id ?? '')))
       .orderBy('created_at')
       .orderBy('id')
       .execute();
@@ -166,18 +178,12 @@ export class MediaRepository {
   }
 
   async usageOf(id: string): Promise<MediaUsage[]> {
-    return (await this.usages()).get(id) ?? [];
+    return (await this.usages(id)).get(id) ?? [];
   }
 
   /** The flows whose data names the medium (an image or video widget's URL). */
   async flowsNaming(id: string): Promise<string[]> {
-    // The URL as it appears in JSON text; "_" (in ids) is escaped, being LIKE's one-character wildcard.
-    const pattern = `%${libraryUrlOf(id).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const rows = await this.db.kysely
-      .selectFrom('flows')
-      .select('id')
-      .where(sql<boolean>`cast(data as text) like ${pattern} escape '\\'`)
-      .execute();
+    const rows = await this.db.kysely.selectFrom('flows').select('id').where(naming('data', id)).execute();
     return rows.map((row) => row.id);
   }
 
