@@ -43,7 +43,7 @@ function video(): Buffer {
 /** The medium uploaded, in the playlist of a screen: its content's path and the screen's token. */
 async function seed(url: string, content: Buffer): Promise<{ path: string; screenToken: string }> {
   const form = new FormData();
-  form.append('file', new Blob([content], { type: 'video/mp4' }), 'bench.mp4');
+  form.append('file', new Blob([new Uint8Array(content)], { type: 'video/mp4' }), 'bench.mp4');
   const response = await fetch(`${url}/media`, {
     method: 'POST',
     headers: { authorization: `Bearer ${TOKEN}` },

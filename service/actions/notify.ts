@@ -6,6 +6,7 @@ import { checkMediaExist } from './media';
 import { ChannelRepository } from '../repositories/channels';
 import { FlowRepository } from '../repositories/flows';
 import { NotificationRepository } from '../repositories/notifications';
+import { currentVisibility } from '../visibility/scope';
 import { byAccount, CoalescedWrites, coalescerPer } from './coalesced-writes';
 
 interface NewNotification {
@@ -74,8 +75,9 @@ export async function notifyFlowChannel(
 ): Promise<Notification> {
   const flow = await new FlowRepository(ctx.db).getByTag(tag);
   // A screen's token notifies through the flows it shows, into the channels it shows: a flow whose
-  // channel it does not see is, for it, not there (visibility/scope.ts).
-  if (!flow || (flow.channel_id !== null && !(await new ChannelRepository(ctx.db).get(flow.channel_id)))) {
+  // channel it does not see is, for it, not there (visibility/scope.ts). The channel itself is not
+  // read: a flow's channel is cleared when the channel goes, and the insert refuses one gone since.
+  if (!flow || (flow.channel_id !== null && !(await currentVisibility(ctx.db)).channel(flow.channel_id))) {
     throw notFound(`flow ${tag}`);
   }
   if (flow.channel_id === null) throw conflict(`flow ${flow.tag} has no channel to send the notification to`);

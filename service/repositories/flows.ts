@@ -1,8 +1,8 @@
+import { sql } from 'kysely';
 import type { Flow } from '../../src/shared/flow';
 import type { MetricsData } from '../../src/shared/metrics';
 import type { Variant } from '../../src/shared/variants';
 import { transact, type Queryable } from '../db/database';
-import { sql } from 'kysely';
 import { flag, fromJson, fromJsonOrNull, jsonValue, lockRows, toJson } from '../db/dialect';
 import { conflict, invalid } from '../domain/errors';
 import { newId } from '../ids';
@@ -267,7 +267,7 @@ export class FlowRepository {
     return locked;
   }
 
-  /** Stores each flow's metrics, written at `at`, in one statement. */
+  /** Stores each flow's metrics, written at `at`: one statement for up to KEY_CHUNK flows. */
   async storeData(written: ReadonlyMap<string, MetricsData>, at: Date): Promise<void> {
     const entries = [...written];
     for (let start = 0; start < entries.length; start += KEY_CHUNK) {
