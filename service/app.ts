@@ -1,6 +1,5 @@
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { TOKEN_SCOPES } from '../src/shared/token';
@@ -22,6 +21,7 @@ import { installBodyParsing } from './http/body-parsing';
 import { answerSerializer, checksAnswersByDefault } from './http/answers';
 import { boundClose } from './http/connections';
 import { deviceView } from './http/device-scope';
+import { docsPage } from './http/docs-page';
 import { lingerOnUnreadBodies, type LingerBounds } from './http/linger';
 import { answerRouterError, installErrorHandling, PATH_PARAM_MAX } from './http/errors';
 import { MdnsAnnouncement, type MdnsOptions } from './jobs/mdns';
@@ -197,7 +197,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
     transform: documentPermission,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  docsPage(app);
   app.get('/openapi.json', { config: { permission: 'public' }, schema: { hide: true } }, async () =>
     app.swagger(),
   );
