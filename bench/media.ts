@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { apiRequest, cpuSeconds, untilHealthy } from './processes';
 import { report, type Figure } from './report';
 import { buildServiceIfStale, spawnBuiltService, spawnFloor, type Spawned } from './spawned';
-import { quantile } from './stats';
+import { quantile, throughput } from './stats';
 
 const { values } = parseArgs({
   options: {
@@ -76,30 +76,23 @@ interface Round {
 async function round(target: Spawned, path: string, token: string | null, inFlight: number): Promise<Round> {
   const latencies: number[] = [];
   const cpuBefore = await cpuSeconds(target.child.pid ?? 0);
-  const started = performance.now();
-  const end = started + SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (performance.now() < end) {
-        const start = Math.floor(Math.random() * (BYTES - RANGE));
-        const asked = performance.now();
-        const response = await fetch(`${target.url}${path}`, {
-          headers: {
-            range: `bytes=${start}-${start + RANGE - 1}`,
-            ...(token ? { authorization: `Bearer ${token}` } : {}),
-          },
-        });
-        const body = await response.arrayBuffer();
-        if (response.status !== 206 || body.byteLength !== RANGE) {
-          throw new Error(`${target.url}${path}: ${response.status}, ${body.byteLength} bytes`);
-        }
-        latencies.push(performance.now() - asked);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
+  const perS = await throughput(SECONDS, inFlight, async () => {
+    const start = Math.floor(Math.random() * (BYTES - RANGE));
+    const asked = performance.now();
+    const response = await fetch(`${target.url}${path}`, {
+      headers: {
+        range: `bytes=${start}-${start + RANGE - 1}`,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+    });
+    const body = await response.arrayBuffer();
+    if (response.status !== 206 || body.byteLength !== RANGE) {
+      throw new Error(`${target.url}${path}: ${response.status}, ${body.byteLength} bytes`);
+    }
+    latencies.push(performance.now() - asked);
+  });
   const cpu = (await cpuSeconds(target.child.pid ?? 0)) - cpuBefore;
-  return { perS: latencies.length / seconds, latencies, cpuMsPerRange: (cpu * 1000) / latencies.length };
+  return { perS, latencies, cpuMsPerRange: (cpu * 1000) / latencies.length };
 }
 
 buildServiceIfStale();

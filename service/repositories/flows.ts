@@ -241,11 +241,12 @@ export class FlowRepository {
   ): Promise<LockedFlow[]> {
     const locked: LockedFlow[] = [];
     const named = [...new Set(tags)].sort();
-    for (let start = 0; start < Math.max(named.length, ids.length); start += KEY_CHUNK) {
-      const [someTags, someIds] = [
-        named.slice(start, start + KEY_CHUNK),
-        ids.slice(start, start + KEY_CHUNK),
-      ];
+    // Flows named by id come from single writes, a few at most: all in the first statement.
+    const byId = [...new Set(ids)];
+    for (let start = 0; start === 0 || start < named.length; start += KEY_CHUNK) {
+      const someTags = named.slice(start, start + KEY_CHUNK);
+      const someIds = start === 0 ? byId : [];
+      if (someTags.length === 0 && someIds.length === 0) break;
       const rows = await lockRows(
         this.db.kind,
         this.db.kysely
