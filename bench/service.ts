@@ -57,10 +57,12 @@ const dir = await mkdtemp(join(tmpdir(), 'wallboard-bench-'));
 let dataFolders = 0;
 const storeArgs = () =>
   DATABASE_URL ? ['--database-url', DATABASE_URL] : ['--data', join(dir, `service-${(dataFolders += 1)}`)];
+// A compile cache of this run's own (tools/node-bundles.ts): the first start finds it empty, as
+// the first start after an install does, and is printed beside the median.
 const startService = (probe = false) =>
   spawnBuiltService(
     ['--port', '0', '--no-mdns', ...storeArgs()],
-    { WALLBOARD_ADMIN_TOKEN: TOKEN },
+    { WALLBOARD_ADMIN_TOKEN: TOKEN, NODE_COMPILE_CACHE: join(dir, 'compile-cache') },
     { probe },
   );
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -102,13 +104,21 @@ async function starts(): Promise<void> {
     }
     await Promise.all([floor.stop(), service.stop()]);
   }
-  figures.unshift({
-    name: `start to /health (median of ${STARTS})`,
-    value: median(ours),
-    floor: median(floors),
-    unit: 'ms',
-    ...ratioAtMost(median(ours), median(floors), TARGETS.startOfFloor),
-  });
+  figures.unshift(
+    {
+      name: `start to /health (median of ${STARTS})`,
+      value: median(ours),
+      floor: median(floors),
+      unit: 'ms',
+      ...ratioAtMost(median(ours), median(floors), TARGETS.startOfFloor),
+    },
+    {
+      name: 'start to /health, the first (compile cache empty)',
+      value: ours[0]!,
+      floor: floors[0]!,
+      unit: 'ms',
+    },
+  );
 }
 
 /**

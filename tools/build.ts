@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { compressFolder } from './compress.ts';
 import { freshness, stamped } from './freshness.ts';
-import { NODE_BUNDLES, buildNodeBundle, type NodeBundle } from './node-bundles.ts';
+import { NODE_BUNDLES, bodyOf, buildNodeBundle, type NodeBundle } from './node-bundles.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -43,7 +43,7 @@ const COMMON_INPUTS = ['tools', 'tsconfig.json', 'node_modules/.package-lock.jso
 /** A Node bundle's target: the bundle, built by esbuild (loaded only then). */
 const nodeBundle = (name: NodeBundle, inputs: string[], needs: TargetName[]): Target => ({
   inputs,
-  outputs: [`dist/${NODE_BUNDLES[name].outfile}`],
+  outputs: [`dist/${NODE_BUNDLES[name].outfile}`, `dist/${bodyOf(NODE_BUNDLES[name].outfile)}`],
   needs,
   build: () => buildNodeBundle(name),
 });

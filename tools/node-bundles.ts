@@ -4,7 +4,7 @@
 // package.json by their own location (../../dist/renderer, ../../package.json), which is right
 // from src/<folder>/ and from dist/<folder>/ alike.
 import { readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Metafile, Plugin } from 'esbuild';
 
@@ -109,9 +109,27 @@ async function asciiOnly(file: string): Promise<void> {
   if (ascii !== text) await writeFile(file, ascii);
 }
 
-/** Builds one bundle under `outDir` (dist/ by default); returns its path. */
+/**
+ * What starts a bundle: a few lines that turn on Node's compile cache (`module.enableCompileCache`,
+ * in the folder NODE_COMPILE_CACHE names, the system's temporary one by default) and then import
+ * the bundle. V8 compiles the 8 MB service anew at every start otherwise, a fifth of its start
+ * (about 100 ms of 500 on this machine); with the cache a restart reads the compiled code. The
+ * cache must be on before the bundle is loaded, so it cannot be in the bundle. A cache that
+ * cannot be written (a read-only folder) costs nothing: Node starts without it.
+ */
+const startWithCompileCache = (body: string) =>
+  "import { enableCompileCache } from 'node:module';\n" +
+  'enableCompileCache();\n' +
+  `await import('./${body}');\n`;
+
+/** The bundle's own file beside `outfile`, which starts it: service/server.mjs -> server.body.mjs. */
+export const bodyOf = (outfile: string) => outfile.replace(/\.mjs$/, '.body.mjs');
+
+/** Builds one bundle under `outDir` (dist/ by default); returns the path of what starts it. */
 export async function buildNodeBundle(name: NodeBundle, outDir = join(ROOT, 'dist')): Promise<string> {
   const { entry, outfile } = NODE_BUNDLES[name];
-  checkInputs(name, await bundleForNode(entry, join(outDir, outfile)));
+  const body = bodyOf(outfile);
+  checkInputs(name, await bundleForNode(entry, join(outDir, body)));
+  await writeFile(join(outDir, outfile), startWithCompileCache(basename(body)));
   return join(outDir, outfile);
 }

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +9,7 @@ import { hashSecret } from '../http/auth';
 import { EventRepository } from '../repositories/events';
 import { createTestDatabase, openTestStore, TEST_POSTGRES_URL } from '../test-support';
 import type { Database } from './database';
+import { openEmbedded } from './embedded';
 import { LEGACY_PGLITE_SCHEMA, LEGACY_SCHEMA_MIGRATIONS_SQL } from './legacy-pglite-schema';
 import { migrate } from './migrate';
 import { MIGRATIONS, type Migration } from './migrations';
@@ -50,6 +54,61 @@ describe('migrations on a fresh store', () => {
     await expect(migrate(db, [...MIGRATIONS, broken])).rejects.toThrow('fails halfway');
     expect(await versions()).toHaveLength(MIGRATIONS.length);
     await expect(sql`select count(*) from half_made`.execute(db.kysely)).rejects.toThrow();
+  });
+});
+
+/** A new embedded store on disk, its log's syncs counted. */
+describe('migrations of a new store on disk', () => {
+  let dir: string;
+  let db: Database;
+  let syncs: number;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'wallboard-migrate-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const openNew = async (name: string) => {
+    syncs = 0;
+    db = await openEmbedded(join(dir, name), undefined, (sync) => async () => {
+      syncs += 1;
+      await sync();
+    });
+  };
+  const count = async () =>
+    Number(
+      (
+        await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table'`.execute(
+          db.kysely,
+        )
+      ).rows[0]?.n,
+    );
+
+  it('applies every version in one commit: a sync of the disk for it, not one per version', async () => {
+    await openNew('whole');
+    try {
+      expect(await migrate(db)).toEqual(MIGRATIONS.map((migration) => migration.version));
+      // The others: the versions table made, read, and the foreign keys turned off and on, each
+      // on its own (it was 19 with a commit per version).
+      expect(syncs).toBe(4);
+      expect(await count()).toBeGreaterThan(MIGRATIONS.length);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('leaves a new store empty but for the versions table when its last version fails', async () => {
+    await openNew('broken');
+    try {
+      const broken: Migration = {
+        version: Math.max(...MIGRATIONS.map((migration) => migration.version)) + 1,
+        name: 'broken',
+        up: () => Promise.reject(new Error('the migration fails halfway')),
+      };
+      await expect(migrate(db, [...MIGRATIONS, broken])).rejects.toThrow('fails halfway');
+      expect(await count()).toBe(1);
+      expect(await migrate(db)).toHaveLength(MIGRATIONS.length);
+    } finally {
+      await db.close();
+    }
   });
 });
 

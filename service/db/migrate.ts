@@ -24,9 +24,12 @@ async function checkForeignKeys(tx: Queryable): Promise<void> {
 
 /**
  * Brings the schema up to the newest migration; returns the versions it applied. One runner for
- * both stores: each migration runs in its own transaction, with its row in `schema_migrations`,
- * so a failing one leaves the schema at the version before it. Kysely's own Migrator is not used
- * because it keeps its own table, and databases made before it record their versions here.
+ * both stores: on a store with a schema, each migration runs in its own transaction, with its row
+ * in `schema_migrations`, so a failing one leaves the schema at the version before it. On a new,
+ * empty store all of them run in one transaction, which a failure leaves empty: one commit (one
+ * sync of the disk) instead of one per migration, a fifth of a new service's start. Kysely's own
+ * Migrator is not used because it keeps its own table, and databases made before it record their
+ * versions here.
  */
 export async function migrate(
   db: Database,
@@ -41,32 +44,42 @@ export async function migrate(
     .addColumn('applied_at', t.timestamp, t.stamped)
     .execute();
   const applied = await appliedVersions(db);
+  const pending = [...migrations]
+    .sort((a, b) => a.version - b.version)
+    .filter((migration) => !applied.has(migration.version));
+  const runs = applied.size === 0 ? [pending] : pending.map((migration) => [migration]);
   const done: number[] = [];
-  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-    if (applied.has(migration.version)) continue;
-    // Outside the transaction: SQLite ignores this pragma inside one.
-    const keysOff = migration.foreignKeysOff && db.kind === 'sqlite';
-    if (keysOff) await sql`pragma foreign_keys = off`.execute(db.kysely);
-    const ran = await db
-      .transaction(async (tx) => {
-        // Services starting together on one PostgreSQL database take turns; the one that comes
-        // second finds the version applied. (An SQLite file has one service: the folder's lock.)
-        if (tx.kind === 'postgres') {
-          await sql`select pg_advisory_xact_lock(${sql.lit(MIGRATION_LOCK)})`.execute(tx.kysely);
-          if ((await appliedVersions(tx)).has(migration.version)) return false;
-        }
+  for (const run of runs) done.push(...(await migrateInOne(db, run)));
+  return done;
+}
+
+/** Applies `run` in one transaction; returns the versions it applied. */
+async function migrateInOne(db: Database, run: readonly Migration[]): Promise<number[]> {
+  if (run.length === 0) return [];
+  // Outside the transaction: SQLite ignores this pragma inside one.
+  const keysOff = run.some((migration) => migration.foreignKeysOff) && db.kind === 'sqlite';
+  if (keysOff) await sql`pragma foreign_keys = off`.execute(db.kysely);
+  return db
+    .transaction(async (tx) => {
+      let due = run;
+      // Services starting together on one PostgreSQL database take turns; the one that comes
+      // second finds the versions applied. (An SQLite file has one service: the folder's lock.)
+      if (tx.kind === 'postgres') {
+        await sql`select pg_advisory_xact_lock(${sql.lit(MIGRATION_LOCK)})`.execute(tx.kysely);
+        const applied = await appliedVersions(tx);
+        due = run.filter((migration) => !applied.has(migration.version));
+      }
+      for (const migration of due) {
         await migration.up(tx);
-        if (keysOff) await checkForeignKeys(tx);
         await tx.kysely
           .insertInto('schema_migrations')
           .values({ version: migration.version, name: migration.name })
           .execute();
-        return true;
-      })
-      .finally(async () => {
-        if (keysOff) await sql`pragma foreign_keys = on`.execute(db.kysely);
-      });
-    if (ran) done.push(migration.version);
-  }
-  return done;
+      }
+      if (keysOff) await checkForeignKeys(tx);
+      return due.map((migration) => migration.version);
+    })
+    .finally(async () => {
+      if (keysOff) await sql`pragma foreign_keys = on`.execute(db.kysely);
+    });
 }
