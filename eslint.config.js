@@ -151,6 +151,8 @@ const ROOMS = {
       'ipaddr.js',
       'kysely',
       'lru-cache',
+      // E-mail alerts over SMTP (service/alerts/email.ts).
+      'nodemailer',
       'pg',
       'quickjs-emscripten-core',
       'socket.io',

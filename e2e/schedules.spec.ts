@@ -47,8 +47,8 @@ test("a group's playlist reaches its screen; a power window turns it black and b
     .poll(
       async () => (await stack.api<{ showing: string }[]>('GET', '/devices?include=status'))[0]?.showing,
       {
-        // The next heartbeat says so: they come every 30 s, give or take 10%.
-        timeout: 40_000,
+        // A heartbeat says so at once, or 5 s after the one before (src/agent/heartbeat.ts).
+        timeout: 15_000,
       },
     )
     .toBe('off');

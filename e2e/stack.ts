@@ -103,6 +103,18 @@ export class Stack {
     return this.playerUrl;
   }
 
+  /**
+   * Kills the device's process at once, as a screen losing its power: no goodbye, its socket just
+   * drops. `startPlayer()` brings it back (same tag and data folder).
+   */
+  async killPlayer(): Promise<void> {
+    const player = this.player;
+    if (!player || player.exitCode !== null || player.signalCode !== null) return;
+    const exited = once(player, 'exit');
+    player.kill('SIGKILL');
+    await exited;
+  }
+
   /** Until the service says the device is online (its first heartbeat came), or throws after `ms`. */
   async waitOnline(ms = 15_000): Promise<void> {
     const deadline = Date.now() + ms;
@@ -153,7 +165,7 @@ export class Stack {
   }
 
   async stop(): Promise<void> {
-    if (this.player && this.player.exitCode === null) {
+    if (this.player && this.player.exitCode === null && this.player.signalCode === null) {
       const exited = once(this.player, 'exit');
       this.player.kill('SIGTERM');
       await exited;

@@ -44,6 +44,13 @@ const LISTS = [
   '/groups',
   '/media',
   '/scripts',
+  '/alert-destinations',
+  '/alert-rules',
+  '/alerts',
+  '/overrides',
+  '/overrides/history',
+  '/plays',
+  '/plays/totals',
 ];
 
 /**
@@ -71,6 +78,9 @@ const CREATES = [
   'POST /groups',
   'POST /media',
   'POST /scripts',
+  'POST /alert-destinations',
+  'POST /alert-rules',
+  'POST /overrides',
 ];
 
 /** A valid body for each write, so that what answers is the lookup, not the validation. */
@@ -129,6 +139,9 @@ const ID_OF: [RegExp, string][] = [
   [/^\/groups\//, 'group'],
   [/^\/media\//, 'media'],
   [/^\/scripts\//, 'script'],
+  [/^\/alert-destinations\//, 'alertDestination'],
+  [/^\/alert-rules\//, 'alertRule'],
+  [/^\/overrides\//, 'override'],
   [/^\/devices\/\{tag\}\/commands\//, 'command'],
 ];
 
@@ -178,6 +191,13 @@ beforeAll(async () => {
   await made('/devices', { tag: 'a-screen', playlist_id: ours.playlist, group_id: ours.group });
   await service.call('POST', '/devices/a-screen/heartbeat', sampleHeartbeat('board'));
   ours.command = (await made('/devices/a-screen/commands', { type: 'identify' })).id;
+  // A play in the default range of GET /plays (the last day): B's /plays and totals hold none of it.
+  ours.play = '5b0c6a9e-2f4d-4e8a-9c1b-7d3e2f1a0b9c';
+  const aPlay = { id: ours.play, type: 'board', board_id: ours.board, url: null, channel_id: null };
+  const played = await service.call('POST', '/devices/a-screen/plays', [
+    { ...aPlay, started_at: '2026-11-24T07:00:00.000Z', ended_at: '2026-11-24T07:00:10.000Z' },
+  ]);
+  expect(played.json()).toEqual({ received: 1, stored: 1 });
   ours.notification = (
     await made(`/channels/${ours.channel}/notifications`, { title: 'A', message: 'm' })
   ).id;
@@ -188,6 +208,24 @@ beforeAll(async () => {
     await made('/users', { login: 'ada@a.example', role: 'admin', password: 'correct horse battery' })
   ).id;
   ours.token = (await made('/account/tokens', { scope: 'readonly', name: 'A token' })).id;
+  ours.alertDestination = (
+    await made('/alert-destinations', {
+      kind: 'webhook',
+      url: 'https://hooks.a.example/alerts',
+      secret: 'a-secret-of-account-a',
+    })
+  ).id;
+  ours.override = (
+    await made('/overrides', { title: 'A drill', message: 'Only a drill.', target: { group_id: ours.group } })
+  ).id;
+  ours.alertRule = (
+    await made('/alert-rules', {
+      event: 'device.offline',
+      after_seconds: 60,
+      target: { group_id: ours.group },
+      destination_ids: [ours.alertDestination],
+    })
+  ).id;
   const body = multipart([{ name: 'file', filename: 'a.png', type: 'image/png', content: solidPng(2, 2) }]);
   const media = await service.app.inject({
     method: 'POST',
@@ -259,6 +297,8 @@ describe('account isolation, every route', () => {
       ['POST', '/groups', { name: 'B floor', playlist_id: ours.playlist }],
       ['POST', '/account/tokens', { scope: 'affiliated', name: 'B', device_tag: ours.deviceTag }],
       ['POST', '/scripts', { name: 'B', code: 'return 1', interval: '1h', flow_id: ours.flow }],
+      ['POST', '/overrides', { title: 'B', message: 'B', target: { group_id: ours.group } }],
+      ['POST', '/overrides', { title: 'B', message: 'B', target: { device_tag: ours.deviceTag } }],
     ];
     for (const [method, url, body] of refused) {
       const response = await b.call(method as 'POST', url, body);

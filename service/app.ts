@@ -43,6 +43,7 @@ import { mediaRoutes } from './routes/media';
 import { metricRoutes } from './routes/metrics';
 import { notificationRoutes } from './routes/notifications';
 import { pairingRoutes } from './routes/pairings';
+import { playReportRoutes } from './routes/play-reports';
 import { playRoutes } from './routes/plays';
 import { playlistRoutes } from './routes/playlists';
 import { screenSettingsRoutes } from './routes/screen-settings';
@@ -53,6 +54,8 @@ import { tokenRoutes } from './routes/tokens';
 import { userRoutes } from './routes/users';
 import { webOptionsRoutes } from './routes/web-options';
 import { accountRoutes } from './routes/account';
+import { alertRoutes } from './routes/alerts';
+import { overrideRoutes } from './routes/overrides';
 import { widgetRoutes } from './routes/widgets';
 
 export interface AppOptions {
@@ -109,8 +112,11 @@ const ROUTES = [
   commandRoutes,
   screenshotRoutes,
   playRoutes,
+  playReportRoutes,
   playlistRoutes,
   groupRoutes,
+  alertRoutes,
+  overrideRoutes,
   mediaRoutes,
   scriptRoutes,
   webOptionsRoutes,

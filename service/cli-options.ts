@@ -15,6 +15,9 @@ import {
 import { DEFAULT_CONFIG, OSM_TILES, type ServiceConfig } from './context';
 import { parseHttpAllow, type HttpAllowPolicy } from './scripts/destinations';
 
+/** The sender of alert e-mails when `--smtp-from` is not given. */
+const DEFAULT_SMTP_FROM = 'wallboard@localhost';
+
 export const HELP = `Usage:
   npm run service -- [options]                      run the service
   npm run service -- token create --scope <scope>   print a new token's secret (once)
@@ -77,6 +80,12 @@ Options:
   --map-max-zoom <n>       the tile source's deepest zoom level (default ${DEFAULT_CONFIG.mapTiles?.maxZoom})
   --weather-url <url>      the Open-Meteo compatible forecast API weather widgets are fed from
                            (default ${DEFAULT_CONFIG.weatherUrl})
+  --smtp-url <url>         the SMTP server e-mail alerts go through (docs/alerts.md):
+                           smtp://host:port (STARTTLS when the server offers it) or smtps://host:port
+                           (TLS), with user:password@ before the host when it asks; without it
+                           e-mail destinations are refused
+  --smtp-from <address>    the sender of alert e-mails, an address or "Name <address>" (default
+                           ${DEFAULT_SMTP_FROM})
   --allow-http-media       media, backgrounds and notification sounds may be plain http URLs (a LAN
                            without TLS); https only by default
   --custom-widgets-network custom widgets may reach https addresses (default: no network at all)
@@ -186,6 +195,30 @@ function httpAllow(list: string): HttpAllowPolicy {
   }
 }
 
+/** `--smtp-url` and `--smtp-from`: the server of e-mail alerts, or none. */
+function smtp(values: { 'smtp-url'?: string; 'smtp-from'?: string }): ServiceConfig['smtp'] {
+  const url = values['smtp-url'];
+  if (url === undefined) {
+    if (values['smtp-from'] !== undefined) throw new Error('--smtp-from needs --smtp-url');
+    return null;
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`--smtp-url must be an smtp:// or smtps:// URL, not "${url}"`);
+  }
+  if (!['smtp:', 'smtps:'].includes(parsed.protocol) || !parsed.hostname) {
+    throw new Error(`--smtp-url must be an smtp:// or smtps:// URL with a host, not "${parsed.protocol}//…"`);
+  }
+  const from = values['smtp-from'] ?? DEFAULT_SMTP_FROM;
+  // An address, or a name with it: `Wallboard <alerts@example.com>`.
+  if (!/^(?:[^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(from)) {
+    throw new Error(`--smtp-from must be an e-mail address, not "${from}"`);
+  }
+  return { url, from };
+}
+
 function webUrl(name: string, value: string): string {
   const parsed = webUrlSchema.safeParse(value);
   if (!parsed.success) throw new Error(`--${name} must be an http or https URL, not "${value}"`);
@@ -258,6 +291,8 @@ export function parseCommand(argv: string[]): Command {
       'map-attribution': { type: 'string' },
       'map-max-zoom': { type: 'string' },
       'weather-url': { type: 'string', default: DEFAULT_CONFIG.weatherUrl },
+      'smtp-url': { type: 'string' },
+      'smtp-from': { type: 'string' },
       'drain-seconds': { type: 'string' },
       'trust-proxy': { type: 'string' },
       'allow-http-media': { type: 'boolean', default: false },
@@ -376,6 +411,7 @@ export function parseCommand(argv: string[]): Command {
       customWidgetsNetwork: values['custom-widgets-network'],
       trustProxy: trustedProxies(values['trust-proxy']),
       pairing: pairingLimits(values),
+      smtp: smtp(values),
     },
   };
 }

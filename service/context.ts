@@ -58,6 +58,15 @@ export interface ServiceConfig {
   trustProxy: string[] | null;
   /** Pairing against guessing and flooding: wrong codes, live pairings in all and per source. */
   pairing: PairingLimits;
+  /** The SMTP server e-mail alerts go through (`--smtp-url`, `--smtp-from`); null: no e-mail alerts. */
+  smtp: SmtpOptions | null;
+}
+
+/** An SMTP server: `smtp://host:port` (STARTTLS when offered) or `smtps://` (TLS), with user and password in the URL. */
+export interface SmtpOptions {
+  url: string;
+  /** The sender of alert e-mails. */
+  from: string;
 }
 
 /** OpenStreetMap's standard tiles, used within its tile usage policy: fetched once by the service, cached, attributed. */
@@ -86,6 +95,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   customWidgetsNetwork: false,
   trustProxy: null,
   pairing: DEFAULT_PAIRING_LIMITS,
+  smtp: null,
 };
 
 /** Cancels what a clock was asked to run. */

@@ -48,7 +48,8 @@ it('answers a CSV download to format=csv, with the same filters as JSON', async 
     'attachment; filename="plays-lobby-2026-11-21-to-2026-11-21.csv"',
   );
   const lines = response.body.split('\r\n');
-  expect(lines[0]).toBe('id,device_tag,type,board_id,url,channel_id,started_at,ended_at,seconds');
+  // A byte order mark first, so that Excel reads UTF-8 (service/http/csv.ts).
+  expect(lines[0]).toBe('\uFEFFid,device_tag,type,board_id,url,channel_id,started_at,ended_at,seconds');
   expect(lines[1]).toContain(
     ',lobby,image,,"https://cdn.example.com/a,""quoted"".png",,2026-11-21T08:00:00.000Z,',
   );

@@ -96,7 +96,8 @@ describe('proof of play', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     const lines = response.body.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('id,device_tag,type,board_id,url,channel_id,started_at,ended_at,seconds');
+    // Excel-safe (service/http/csv.ts): a byte order mark first.
+    expect(lines[0]).toBe('\uFEFFid,device_tag,type,board_id,url,channel_id,started_at,ended_at,seconds');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toMatch(
       /^[0-9a-f-]{36},lobby,image,,https:\/\/cdn\.example\.com\/menu\.png,,2026-11-21T08:00:10\.000Z,2026-11-21T08:00:25\.500Z,15\.5$/,

@@ -89,6 +89,8 @@ describe("a screen's settings", () => {
         http_media: false,
         custom_network: false,
       },
+      // No emergency override reaches it (overrides.test.ts).
+      override: null,
     });
 
     await ok('PATCH', '/devices/prec', { playlist_id: 'p1', rotation: null, time_zone: 'UTC' });
@@ -123,6 +125,7 @@ describe("a screen's settings", () => {
       },
       playlist_ids: ['p1'],
       web: DEFAULT_WEB,
+      override: null,
     });
     // /playlist answers the screen's own playlist, else its group's, for clients that know no schedules.
     await ok('PATCH', '/devices/prec', { group_id: group.id, playlist_id: null });

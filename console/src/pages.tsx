@@ -1,13 +1,17 @@
 import type { IconDefinition } from '@fortawesome/fontawesome-common-types';
 import {
   faBell,
+  faChartColumn,
   faCode,
   faDiagramProject,
+  faHashtag,
   faImages,
   faKey,
   faLayerGroup,
   faListOl,
   faTableCellsLarge,
+  faTowerBroadcast,
+  faTriangleExclamation,
   faTv,
   faUsers,
 } from '@fortawesome/free-solid-svg-icons';
@@ -53,9 +57,29 @@ export const PAGES: readonly Page[] = [
     nav: { label: 'Media', icon: faImages },
   },
   {
+    path: 'reports',
+    component: lazy(() => import('./pages/reports-page')),
+    nav: { label: 'Reports', icon: faChartColumn },
+  },
+  {
     path: 'notifications',
     component: lazy(() => import('./pages/notifications-page')),
     nav: { label: 'Notifications', icon: faBell },
+  },
+  {
+    path: 'channels',
+    component: lazy(() => import('./pages/channels-page')),
+    nav: { label: 'Channels', icon: faHashtag },
+  },
+  {
+    path: 'emergency',
+    component: lazy(() => import('./pages/emergency-page')),
+    nav: { label: 'Emergency', icon: faTriangleExclamation },
+  },
+  {
+    path: 'alerts',
+    component: lazy(() => import('./pages/alerts-page')),
+    nav: { label: 'Alerts', icon: faTowerBroadcast },
   },
   {
     path: 'flows',

@@ -1,7 +1,8 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import type { PlayerState, WallboardBridge } from '../../src/shared/bridge';
 import { Player } from './player/player';
 import { SetupScreen } from './pairing-screen';
+import { OverrideScreen } from './screen/override-screen';
 import { ScreenOff } from './screen/screen-off';
 import { Stage } from './screen/stage';
 import { FlowStore } from './store/flow-store';
@@ -11,7 +12,9 @@ const UPRIGHT = { rotation: 0, off: false } as const;
 
 /**
  * The screen: whatever the state says to show, on a stage turned as the state's display says.
- * `children` (the remote commands' faces) are drawn over it, on the same stage.
+ * An emergency override (`state.override`) is drawn over all of it, the player kept underneath
+ * (paused, so that clearing it returns to what played); `children` (the remote commands' faces)
+ * are drawn over that, on the same stage.
  */
 export function App({ bridge, children }: { bridge: WallboardBridge | null; children?: ReactNode }) {
   const [state, setState] = useState<PlayerState | null>(null);
@@ -38,7 +41,13 @@ export function App({ bridge, children }: { bridge: WallboardBridge | null; chil
     };
   }, [bridge, store]);
 
+  const log = useCallback(
+    (level: 'info' | 'warn', message: string) => bridge?.log({ level, message: message.slice(0, 4096) }),
+    [bridge],
+  );
+
   const display = state?.display ?? UPRIGHT;
+  const override = state?.override ?? null;
   return (
     <Stage rotation={display.rotation}>
       {!bridge ? (
@@ -58,6 +67,7 @@ export function App({ bridge, children }: { bridge: WallboardBridge | null; chil
           store={store}
           bridge={bridge}
           off={display.off}
+          cover={override ? `override:${override.id}` : null}
           waiting={
             <WaitingScreen
               headline="Waiting for a playlist"
@@ -66,6 +76,9 @@ export function App({ bridge, children }: { bridge: WallboardBridge | null; chil
             />
           }
         />
+      )}
+      {state && override && (
+        <OverrideScreen key={override.id} override={override} media={state.media} log={log} />
       )}
       {children}
     </Stage>

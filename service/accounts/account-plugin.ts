@@ -27,12 +27,10 @@ import {
 import { accountOrDefault, currentAccount } from './scope';
 
 /**
- * The tables whose rows belong to an account (migration 11): every resource and what hangs from
- * it. Not the tables looked up before anyone's account is known, which name it themselves or
- * belong to no account: pairings (claimed by a code), sessions and sign-in codes (found by their
- * secret, they belong to a user), the media's content (shared by its hash), the leases.
+ * The tables migration 11 gave an `account_id`, as they were then: that migration adds the column
+ * to each of them, so a table made later (which carries the column itself) must not be listed here.
  */
-export const ACCOUNT_TABLES: ReadonlySet<string> = new Set([
+export const MIGRATION_11_TABLES: readonly string[] = [
   'tokens',
   'users',
   'channels',
@@ -51,6 +49,24 @@ export const ACCOUNT_TABLES: ReadonlySet<string> = new Set([
   'screenshots',
   'plays',
   'device_history',
+];
+
+/**
+ * The tables whose rows belong to an account: every resource and what hangs from it. Not the
+ * tables looked up before anyone's account is known, which name it themselves or belong to no
+ * account: pairings (claimed by a code), sessions and sign-in codes (found by their secret, they
+ * belong to a user), the media's content (shared by its hash), the leases.
+ */
+export const ACCOUNT_TABLES: ReadonlySet<string> = new Set([
+  ...MIGRATION_11_TABLES,
+  // Migration 15 (alerts), each made with its own account_id.
+  'alert_destinations',
+  'alert_rules',
+  'alert_rule_destinations',
+  'alerts',
+  'alert_deliveries',
+  // Migration 16 (emergency overrides).
+  'overrides',
 ]);
 
 const ACCOUNT_COLUMN = 'account_id';

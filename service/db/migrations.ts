@@ -3,12 +3,15 @@ import { columnTypes } from './column-types';
 import type { Queryable } from './database';
 import { accounts } from './migrations/accounts';
 import { accountLogins } from './migrations/account-logins';
+import { alerts } from './migrations/alerts';
 import { cluster } from './migrations/cluster';
 import { commandsAndPlays } from './migrations/commands';
 import { media } from './migrations/media';
 import { operators } from './migrations/operators';
+import { overrides } from './migrations/overrides';
 import { pairings } from './migrations/pairings';
 import { pairingSources } from './migrations/pairing-sources';
+import { playReports } from './migrations/play-reports';
 import { quotas } from './migrations/quotas';
 import { schedules } from './migrations/schedules';
 import { webContent } from './migrations/web-content';
@@ -207,4 +210,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: 'quotas', up: quotas },
   { version: 13, name: 'pairing-sources', up: pairingSources },
   { version: 14, name: 'account-logins', up: accountLogins, foreignKeysOff: true },
+  { version: 15, name: 'alerts', up: alerts },
+  { version: 16, name: 'overrides', up: overrides },
+  { version: 17, name: 'play-reports', up: playReports },
 ];

@@ -356,6 +356,91 @@ export interface MediaChunksTable {
   bytes: ColumnType<Uint8Array, Uint8Array, Uint8Array>;
 }
 
+/** Where alerts go (migration 15): a webhook (with its HMAC secret), e-mail, Slack or Teams. */
+export interface AlertDestinationsTable {
+  id: string;
+  kind: 'webhook' | 'email' | 'slack' | 'teams';
+  name: ColumnType<string, string | undefined, string>;
+  url: OptionalNullable<string>;
+  /** An e-mail destination's addresses, a JSON array. */
+  recipients: OptionalNullableJson;
+  secret: OptionalNullable<string>;
+  created_at: DefaultTimestamp;
+  /** The account the row belongs to (filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
+}
+
+/** When alerts fire (migration 15); no target column set: every screen of the account. */
+export interface AlertRulesTable {
+  id: string;
+  event: 'device.offline';
+  after_seconds: number;
+  target_group_id: OptionalNullable<string>;
+  target_device_tag: OptionalNullable<string>;
+  created_at: DefaultTimestamp;
+  /** The account the row belongs to (filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
+}
+
+/** The destinations of a rule (migration 15). */
+export interface AlertRuleDestinationsTable {
+  rule_id: string;
+  destination_id: string;
+  /** The account the row belongs to (filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
+}
+
+/** An incident (migration 15): the screens a rule found offline together. */
+export interface AlertsTable {
+  id: string;
+  rule_id: string;
+  event: 'device.offline';
+  status: 'firing' | 'resolved';
+  /** JSON `[{tag, name}]`, by tag. */
+  devices: Json;
+  started_at: Timestamp;
+  /** Screens that qualify until then join this incident; its alert goes out then. */
+  gather_until: Timestamp;
+  resolved_at: NullableTimestamp;
+  /** The account the row belongs to (filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
+}
+
+/** One message of an incident to one destination, and its attempts (migration 15). */
+export interface AlertDeliveriesTable {
+  id: string;
+  alert_id: string;
+  destination_id: string;
+  phase: 'firing' | 'resolved';
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: NullableTimestamp;
+  delivered_at: NullableTimestamp;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: DefaultTimestamp;
+  /** The account the row belongs to (filled by accounts/account-plugin.ts). */
+  account_id: AccountColumn;
+}
+
+/** Emergency overrides (migration 16), kept after they end as their audit list. */
+export interface OverridesTable {
+  id: string;
+  title: string;
+  message: string;
+  image_url: string | null;
+  sound_url: string | null;
+  background_color: string | null;
+  /** Neither target column set: every screen of the account. */
+  target_group_id: string | null;
+  target_device_tag: string | null;
+  expires_at: NullableTimestamp;
+  created_at: Timestamp;
+  created_by: string;
+  cleared_at: NullableTimestamp;
+  cleared_by: string | null;
+  account_id: AccountColumn;
+}
+
 export interface Schema {
   leases: LeasesTable;
   accounts: AccountsTable;
@@ -383,4 +468,10 @@ export interface Schema {
   device_history: DeviceHistoryTable;
   sign_in_codes: SignInCodesTable;
   groups: GroupsTable;
+  alert_destinations: AlertDestinationsTable;
+  alert_rules: AlertRulesTable;
+  alert_rule_destinations: AlertRuleDestinationsTable;
+  alerts: AlertsTable;
+  alert_deliveries: AlertDeliveriesTable;
+  overrides: OverridesTable;
 }

@@ -47,10 +47,12 @@ describe('resolveScreenSettings', () => {
       },
       playlist_ids: [],
     });
-    // The service adds its web options (service/domain/web-options.ts) when it answers.
+    // The service adds its web options (service/domain/web-options.ts) and the override in force
+    // (none from an older service) when it answers.
     expect(screenSettingsSchema.parse({ ...settings, web: WEB_OPTIONS_FALLBACK })).toEqual({
       ...settings,
       web: WEB_OPTIONS_FALLBACK,
+      override: null,
     });
   });
 

@@ -3,8 +3,11 @@ import { isOff, playlistAt } from '../../src/shared/schedule-rules';
 import type { Schedule } from '../../src/shared/schedule';
 import type { ScheduledAt, ScreenSettings, SettingSource } from '../../src/shared/screen-settings';
 
-/** A screen's settings resolved, without the service-wide web options (service/domain/web-options.ts). */
-export type ResolvedSettings = Omit<ScreenSettings, 'web'>;
+/**
+ * A screen's settings resolved, without the service-wide web options (service/domain/web-options.ts)
+ * and the override in force (repositories/overrides.ts), which the route adds.
+ */
+export type ResolvedSettings = Omit<ScreenSettings, 'web' | 'override'>;
 
 /** A screen's or a group's own settings, each null when not set there. */
 export type OwnSettings = Pick<Group, 'playlist_id' | 'schedule' | 'power' | 'rotation' | 'time_zone'>;

@@ -1,5 +1,6 @@
 import { sweepPresence } from '../actions/devices';
 import type { JobsPort, ServiceContext } from '../context';
+import { AlertJob } from './alerts';
 import { commandsPass, COMMANDS_PASS_INTERVAL_MS } from './commands';
 import { Jobs, every } from './jobs';
 import { Leadership } from '../cluster/leases';
@@ -34,6 +35,7 @@ export function serviceJobs(ctx: ServiceContext): ServiceJobs {
   once.add(every(ctx, 'commands and plays', COMMANDS_PASS_INTERVAL_MS, () => commandsPass(ctx)));
   once.add(sessionPruning(ctx));
   once.add(new WeatherJob(ctx));
+  once.add(new AlertJob(ctx));
   const scripts = new ScriptJob(ctx);
   once.add(scripts.schedules);
   const jobs = new Jobs();

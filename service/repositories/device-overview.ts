@@ -1,8 +1,10 @@
 import type { Device, Display, DeviceOverview } from '../../src/shared/device';
+import type { Playing } from '../../src/shared/playing';
 import type { Queryable } from '../db/database';
 import { fromJsonOrNull } from '../db/dialect';
 import { boundDevice } from '../visibility/scope';
 import { deviceFromRow } from './devices';
+import { PlayingReader } from './playing';
 import { iso } from './rows';
 
 /**
@@ -74,11 +76,18 @@ export function devicePages(db: Queryable, size = DEVICE_PAGE): AsyncGenerator<D
 
 /**
  * Every device with its summary (src/shared/device.ts, deviceOverviewSchema), by tag, in pages
- * of one query each however many devices a page has: the devices joined with their playlist's
- * name and their screenshot's time (never its bytes), the rest read from the stored heartbeat.
+ * of a few queries each however many devices a page has: the devices joined with their playlist's
+ * name and their screenshot's time (never its bytes), the rest read from the stored heartbeat,
+ * and what each should show at `now` beside what it reports (repositories/playing.ts).
  */
-export function deviceOverviewPages(db: Queryable, size = DEVICE_PAGE): AsyncGenerator<DeviceOverview[]> {
+export function deviceOverviewPages(
+  db: Queryable,
+  now: Date,
+  size = DEVICE_PAGE,
+): AsyncGenerator<DeviceOverview[]> {
   const onlyTag = boundDevice();
+  const reader = new PlayingReader(db);
+  let prepared: ReturnType<PlayingReader['prepare']> | undefined;
   return byTag(async (after, limit) => {
     const rows = await db.kysely
       .selectFrom('devices as d')
@@ -95,7 +104,7 @@ export function deviceOverviewPages(db: Queryable, size = DEVICE_PAGE): AsyncGen
       .orderBy('d.tag')
       .limit(limit)
       .execute();
-    return rows.map((row) => {
+    const page = rows.map((row) => {
       const status = fromJsonOrNull<StoredDiagnostics>(row.diagnostics);
       return {
         ...deviceFromRow(row),
@@ -107,5 +116,9 @@ export function deviceOverviewPages(db: Queryable, size = DEVICE_PAGE): AsyncGen
         screenshot_taken_at: iso(row.screenshot_taken_at),
       };
     });
+    prepared ??= reader.prepare(now);
+    const playing = await reader.of(page, await prepared);
+    // `of` answers for every screen it is given.
+    return page.map((device): DeviceOverview => ({ ...device, playing: playing.get(device.tag) as Playing }));
   }, size);
 }

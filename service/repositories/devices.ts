@@ -100,6 +100,12 @@ export class DeviceRepository {
     return rows.map(deviceFromRow);
   }
 
+  /** Every screen's tag: what an announcement to all of them names. */
+  async tags(): Promise<string[]> {
+    const rows = await this.db.kysely.selectFrom('devices').select('tag').orderBy('tag').execute();
+    return rows.map((row) => row.tag);
+  }
+
   /** The screens of a group, by tag. */
   async inGroup(groupId: string): Promise<Device[]> {
     const bound = boundDevice();

@@ -44,7 +44,7 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['devices'],
           summary:
-            "Lists all devices, by tag; include=status adds each one's summary for the console (read 500 at a time)",
+            "Lists all devices, by tag; include=status adds each one's summary for the console, what it should show and whether it does (read 250 at a time)",
           querystring: z.object({ include: z.literal('status').optional() }),
           // The summary first: a plain device lacks its fields, so the union cannot strip them.
           response: { 200: z.union([z.array(deviceOverviewSchema), z.array(deviceSchema)]) },
@@ -52,7 +52,7 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request, reply) =>
         request.query.include === 'status'
-          ? sendPages(reply, z.array(deviceOverviewSchema), deviceOverviewPages(ctx.db))
+          ? sendPages(reply, z.array(deviceOverviewSchema), deviceOverviewPages(ctx.db, ctx.clock.now()))
           : sendPages(reply, z.array(deviceSchema), devicePages(ctx.db)),
     );
 

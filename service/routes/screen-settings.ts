@@ -1,11 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { tagSchema } from '../../src/shared/common';
+import { playingSchema } from '../../src/shared/playing';
 import { scheduledAtSchema, screenSettingsSchema } from '../../src/shared/screen-settings';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
 import { scheduledAt } from '../domain/screen-settings';
 import { webOptionsOf } from '../domain/web-options';
+import { DeviceRepository } from '../repositories/devices';
+import { OverrideRepository } from '../repositories/overrides';
+import { PlayingReader } from '../repositories/playing';
 import { ScreenSettingsRepository } from '../repositories/screen-settings';
 
 const tagParams = z.object({ tag: tagSchema });
@@ -13,6 +17,9 @@ const tagParams = z.object({ tag: tagSchema });
 /** What a screen plays and how, resolved with its group's settings (docs/api/groups.md). */
 export function screenSettingsRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const settings = new ScreenSettingsRepository(ctx.db);
+  const overrides = new OverrideRepository(ctx.db);
+  const devices = new DeviceRepository(ctx.db);
+  const playing = new PlayingReader(ctx.db);
 
   async function settingsOf(tag: string) {
     const read = await settings.ofDevice(tag);
@@ -33,10 +40,39 @@ export function screenSettingsRoutes(ctx: ServiceContext): FastifyPluginAsyncZod
           response: { 200: screenSettingsSchema },
         },
       },
-      async (request) => ({
-        ...(await settingsOf(request.params.tag)).settings,
-        web: webOptionsOf(ctx.config),
-      }),
+      async (request) => {
+        const { tag } = request.params;
+        const resolved = (await settingsOf(tag)).settings;
+        return {
+          ...resolved,
+          web: webOptionsOf(ctx.config),
+          override: await overrides.shownOn({ tag, group_id: resolved.group_id }, ctx.clock.now()),
+        };
+      },
+    );
+
+    app.get(
+      '/devices/:tag/playing',
+      {
+        config: { permission: 'read' },
+        schema: {
+          tags: ['devices'],
+          summary:
+            'Answers what the device should show now by its rules (override, power window, wake, schedule, playlist) beside what its last heartbeat says it shows, and whether they agree',
+          params: tagParams,
+          response: { 200: playingSchema },
+        },
+      },
+      async (request) => {
+        const { tag } = request.params;
+        const device = await devices.findByTag(tag);
+        if (!device) throw notFound(`device ${tag}`);
+        const showing = (await devices.diagnostics(tag))?.showing;
+        const seen = { ...device, showing: typeof showing === 'string' ? showing : null };
+        const answer = (await playing.of([seen], await playing.prepare(ctx.clock.now()))).get(tag);
+        if (!answer) throw notFound(`device ${tag}`);
+        return answer;
+      },
     );
 
     app.get(

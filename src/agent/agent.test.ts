@@ -174,6 +174,36 @@ describe('heartbeats', () => {
     await agent.stop();
   });
 
+  it('beats at once when what is on screen changes kind (off, nothing, another playlist), not at each item', async () => {
+    const agent = await startWithOneBoard();
+    const beats = () => service.calls.filter((c) => c.path.endsWith('/heartbeat'));
+    const start = clock.now();
+    const told = () => beats().map((c) => [c.at - start, (c.body as { showing: string }).showing]);
+    // A renderer's first report is news: told 5 s after the first beat, not at 30 s.
+    agent.reportShowing({ showing: 'board:b1' });
+    await clock.advance(10_000);
+    // The playlist's items taking turns are not.
+    agent.reportShowing({ showing: 'image:https://cdn.test/a.png' });
+    agent.reportShowing({ showing: 'board:b1' });
+    await clock.advance(0);
+    expect(told()).toEqual([
+      [0, 'no renderer'],
+      [5_000, 'board:b1'],
+    ]);
+    // The screen going off is, at once.
+    agent.reportShowing({ showing: 'off' });
+    await clock.advance(0);
+    expect(told()[2]).toEqual([10_000, 'off']);
+    // At most one beat per 5 s: a change 1 s later is told 5 s after the last beat.
+    await clock.advance(1_000);
+    agent.reportShowing({ showing: 'waiting' });
+    await clock.advance(3_999);
+    expect(told()).toHaveLength(3);
+    await clock.advance(1);
+    expect(told()[3]).toEqual([15_000, 'waiting']);
+    await agent.stop();
+  });
+
   it('says it is going offline when stopped', async () => {
     service.addDevice('lobby');
     const agent = makeAgent();

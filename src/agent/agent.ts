@@ -21,7 +21,7 @@ import { Enrolment } from './pairing';
 import { emptyState } from './player-state';
 import { PlayLog } from './plays';
 import { SchedulePlayer, systemTimeZone } from './schedule-player';
-import { ScreenStatus } from './screen-status';
+import { NO_RENDERER, ScreenStatus, showingMode } from './screen-status';
 import { Session } from './session';
 import { StateStore } from './state-store';
 import { FramingCheck } from './web-framing';
@@ -56,6 +56,8 @@ export class DeviceAgent implements BridgeHost {
   /** What the app around the agent does for remote commands (useControls). */
   private controls: Partial<DeviceControls> = {};
   private session: Session | null = null;
+  /** The kind of thing last reported on screen (`showingMode`): at first, no renderer. */
+  private shownMode = showingMode(NO_RENDERER, null);
   /** Recoveries recorded before a session could report them (the shell's, from before a restart). */
   private readonly earlyRecoveries: string[] = [];
   private stopped = false;
@@ -143,6 +145,9 @@ export class DeviceAgent implements BridgeHost {
 
   reportShowing(report: ShowingReport): void {
     this.screen.reportShowing(report);
+    const mode = showingMode(report.showing, this.state.get().playlist?.id ?? null);
+    if (mode !== this.shownMode) this.session?.heartbeats.beatForNews();
+    this.shownMode = mode;
   }
 
   /** The renderer could not show an item (it logged why too); reported until the item works. */
@@ -155,11 +160,13 @@ export class DeviceAgent implements BridgeHost {
   }
 
   /**
-   * An item the renderer showed, for proof of play. In a power window nothing plays: a report
-   * then (a renderer that did not stop) is not counted.
+   * An item the renderer showed, for proof of play. In a power window nothing plays, and under an
+   * emergency override nothing of the playlist is seen: a report then (a renderer that did not
+   * stop) is not counted.
    */
   reportPlay(report: PlayReport): void {
-    if (this.state.get().display?.off) return;
+    const state = this.state.get();
+    if (state.display?.off || state.override) return;
     this.plays.record(report);
   }
 

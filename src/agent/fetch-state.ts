@@ -1,7 +1,7 @@
 import type { PlayerState } from '../shared/bridge';
 import type { Playlist } from '../shared/playlist';
 import type { ScreenSettings } from '../shared/screen-settings';
-import { boardIdsOf, playerWebOf } from './player-state';
+import { boardIdsOf, playerWebOf, type MediaSource } from './player-state';
 import type { Logger } from './ports';
 import { UnknownDeviceError } from './registration';
 import type { ScreenStatus } from './screen-status';
@@ -13,7 +13,7 @@ export interface FetchStateDeps {
   /** Milliseconds since the epoch, for `last_sync`. */
   now(): number;
   /** The media map of the new state: what of it is cached already. */
-  mediaMap(state: Pick<PlayerState, 'playlist' | 'playlists' | 'boards'>): Record<string, string>;
+  mediaMap(state: MediaSource): Record<string, string>;
   /** Where a board that did not load is reported (in the heartbeats). */
   screen: Pick<ScreenStatus, 'recordFailure'>;
   /** Where the renderer loads map tiles from (AgentDeps.tileUrlTemplate); absent: maps have none. */
@@ -70,6 +70,6 @@ export async function fetchPlayerState(
     settings,
     web: playerWebOf(settings?.web, deps.tileUrlTemplate),
     boards,
-    media: deps.mediaMap({ playlist, playlists, boards }),
+    media: deps.mediaMap({ playlist, playlists, boards, settings }),
   };
 }

@@ -64,6 +64,22 @@ export class HeartbeatLoop {
     void this.beat();
   }
 
+  /**
+   * News of what is on screen: a beat as soon as the gap allows (now, or MIN_BEAT_GAP_MS after the
+   * last one), never dropped; the interval starts again from it. One asked for while a beat is
+   * under way follows that beat, which may carry what was on screen before.
+   */
+  beatForNews(): void {
+    if (this.stopped) return;
+    if (this.beating) {
+      this.again = true;
+      return;
+    }
+    const wait = Math.max(0, this.lastBeatAt + MIN_BEAT_GAP_MS - this.deps.clock.now());
+    this.timer?.cancel();
+    this.timer = this.deps.clock.setTimeout(() => void this.beat(), wait);
+  }
+
   async collect(): Promise<Heartbeat> {
     const snapshot = await this.deps.system.snapshot();
     return { app_version: this.source.appVersion, ...snapshot, ...this.source.extras() };
@@ -161,5 +177,10 @@ export class DeviceHeartbeats {
 
   recordRecovery(what: string): void {
     this.recoveries.push(what);
+  }
+
+  /** What is on screen changed kind (screen-status.ts `showingMode`): a beat now, or once the gap allows. */
+  beatForNews(): void {
+    this.loop.beatForNews();
   }
 }

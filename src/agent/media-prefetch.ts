@@ -1,5 +1,5 @@
 import type { PlayerState } from '../shared/bridge';
-import { mediaUrlsOf } from './player-state';
+import { mediaUrlsOf, type MediaSource } from './player-state';
 import type { Logger, MediaStore } from './ports';
 import type { ScreenStatus } from './screen-status';
 
@@ -37,7 +37,7 @@ export class MediaPrefetch {
   }
 
   /** The media map of a state: each of its files that is cached, and where. */
-  mediaMap(state: Pick<PlayerState, 'playlist' | 'playlists' | 'boards'>): Record<string, string> {
+  mediaMap(state: MediaSource): Record<string, string> {
     const map: Record<string, string> = {};
     for (const url of mediaUrlsOf(state)) {
       const local = this.localUrl(url);

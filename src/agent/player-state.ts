@@ -61,13 +61,21 @@ function widgetMedia(board: BoardExport): string[] {
   });
 }
 
+/** The parts of a state that name the files it needs. */
+export type MediaSource = Pick<PlayerState, 'playlist' | 'playlists' | 'boards' | 'settings'>;
+
 /**
- * Every remote file the state will need on screen: the media of every playlist it can play (the
- * one in force and those its schedule switches to, offline too), board backgrounds, image and
- * video widgets.
+ * Every remote file the state will need on screen: the image and sound of the settings'
+ * emergency override first (the most urgent, and what a screen restarted offline during it must
+ * show), then the media of every playlist it can play (the one in force and those its schedule
+ * switches to, offline too), board backgrounds, image and video widgets.
  */
-export function mediaUrlsOf(state: Pick<PlayerState, 'playlist' | 'playlists' | 'boards'>): string[] {
+export function mediaUrlsOf(state: MediaSource): string[] {
   const urls = new Set<string>();
+  const override = state.settings?.override;
+  // A sound of "default" is the player's own chime, which no URL names (isMediaUrl leaves it out).
+  if (override?.image_url) urls.add(override.image_url);
+  if (override?.sound_url) urls.add(override.sound_url);
   const playlists = [state.playlist, ...Object.values(state.playlists ?? {})];
   for (const item of playlists.flatMap((playlist) => playlist?.items ?? [])) {
     if (item.type !== 'board') urls.add(item.url);

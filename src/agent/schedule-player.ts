@@ -1,5 +1,6 @@
 import type { PlayerState } from '../shared/bridge';
 import type { Heartbeat } from '../shared/device';
+import { overrideInForce, type OverrideShown } from '../shared/override';
 import { isTimeZone } from '../shared/schedule';
 import { NEXT_CHANGE_HORIZON, isOff, nextChange, playlistAt } from '../shared/schedule-rules';
 import type { DeviceControls, PowerMethod } from './commands';
@@ -30,12 +31,20 @@ export function systemTimeZone(): string {
   return isTimeZone(zone) ? zone : 'UTC';
 }
 
+/** The emergency override of the settings while it is in force at `now`, else null. */
+export function overrideAt(state: PlayerState, now: number): OverrideShown | null {
+  const override = state.settings?.override ?? null;
+  return override && overrideInForce(override, now) ? override : null;
+}
+
 /**
  * Plays the screen's schedule on the device, in the screen's time zone, with no help from the
- * service: `view` puts the playlist in force and the display (rotation, off) into every state the
- * agent publishes, and one timer on the clock wakes it at the next change (`nextChange`), or
- * within RECHECK_MS at the latest. Entering a power window puts the display to sleep, leaving it
- * wakes it; a `wake` command keeps the screen on until the window it is in ends.
+ * service: `view` puts the playlist in force, the emergency override in force and the display
+ * (rotation, off) into every state the agent publishes, and one timer on the clock wakes it at
+ * the next change (`nextChange`, or the override's expiry), or within RECHECK_MS at the latest.
+ * Entering a power window puts the display to sleep, leaving it wakes it; a `wake` command keeps
+ * the screen on until the window it is in ends; an override keeps it on while it is in force
+ * (a screen asleep in its window wakes for it, and sleeps again when it ends inside the window).
  */
 export class SchedulePlayer {
   private timer: TimerHandle | null = null;
@@ -55,7 +64,10 @@ export class SchedulePlayer {
     return state.settings?.time_zone ?? this.deps.systemTimeZone();
   }
 
-  /** The state as it plays now: the playlist in force and the display. Without settings, the state as it is. */
+  /**
+   * The state as it plays now: the playlist in force, the override in force and the display.
+   * Without settings, the state as it is.
+   */
   view(state: PlayerState): PlayerState {
     const settings = state.settings;
     if (!settings) return state;
@@ -64,14 +76,16 @@ export class SchedulePlayer {
     if (this.wokenUntil !== null && now >= this.wokenUntil) this.wokenUntil = null;
     const playing = playlistAt(settings.schedule, settings.playlist_id, now, zone);
     const playlist = playing.playlist_id ? (state.playlists?.[playing.playlist_id] ?? null) : null;
-    const off = this.wokenUntil === null && isOff(settings.power, now, zone);
-    return { ...state, playlist, display: { rotation: settings.rotation, off } };
+    const override = overrideAt(state, now);
+    // An override is shown above off windows: the screen is on while it is in force.
+    const off = override === null && this.wokenUntil === null && isOff(settings.power, now, zone);
+    return { ...state, playlist, override, display: { rotation: settings.rotation, off } };
   }
 
   /** Every state the renderer is told: the display follows it, and the one timer is set anew. */
   observe(state: PlayerState): void {
     if (this.stopped) return;
-    this.follow(state.display?.off ?? false);
+    this.follow(state.display?.off ?? false, Boolean(state.override));
     this.arm(state);
   }
 
@@ -114,7 +128,14 @@ export class SchedulePlayer {
     if (!settings) return;
     const now = this.deps.clock.now();
     const next = nextChange(settings.schedule, settings.power, now, this.timeZoneOf(state));
-    const due = Math.min(next ?? Infinity, this.wokenUntil ?? Infinity, now + RECHECK_MS);
+    // The override ends by itself at its expiry, the service reachable or not.
+    const expires = overrideAt(state, now)?.expires_at;
+    const due = Math.min(
+      next ?? Infinity,
+      this.wokenUntil ?? Infinity,
+      expires ? Date.parse(expires) : Infinity,
+      now + RECHECK_MS,
+    );
     this.timer = this.deps.clock.setTimeout(
       () => {
         this.timer = null;
@@ -124,20 +145,24 @@ export class SchedulePlayer {
     );
   }
 
-  /** The timer: the renderer is told a new state only when the playlist or the display changes. */
+  /** The timer: the renderer is told a new state only when the playlist, the override or the display changes. */
   private tick(): void {
     const current = this.deps.current();
     const next = this.view(current);
     const same =
       next.playlist?.id === current.playlist?.id &&
+      (next.override?.id ?? null) === (current.override?.id ?? null) &&
       next.display?.off === current.display?.off &&
       next.display?.rotation === current.display?.rotation;
     if (same) this.arm(current);
     else this.deps.refresh();
   }
 
-  /** Puts the display to sleep or wakes it when the state says so, once per change. */
-  private follow(off: boolean): void {
+  /**
+   * Puts the display to sleep or wakes it when the state says so, once per change. `override`:
+   * an emergency override is on screen (it wakes a screen in its off window the same way).
+   */
+  private follow(off: boolean, override: boolean): void {
     // At start a screen that should be on is on already: only sleep needs doing.
     if (off === (this.asleep ?? false)) {
       this.asleep = off;
@@ -155,7 +180,7 @@ export class SchedulePlayer {
         } else {
           this.method = null;
           await controls.wakeDisplay?.();
-          log.info('the power window ended: the screen is on');
+          log.info(`${override ? 'an emergency override' : 'the power window ended'}: the screen is on`);
         }
       } catch (error) {
         log.warn(`cannot turn the display ${off ? 'off' : 'on'}: ${(error as Error).message}`);

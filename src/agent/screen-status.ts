@@ -25,6 +25,16 @@ function mediaOf(showing: string): string | null {
  * after it last failed: the status then tells what is still wrong, not just what went wrong in
  * the last 30 s.
  */
+/**
+ * What kind of thing a report says is on screen: an item counts as the playlist in force, so the
+ * items' turns are not news for the service, but a switch of playlist, the power going off, an
+ * override or nothing to play is (agent.ts beats at once then: the console says what the screen
+ * shows within seconds, not at the next heartbeat).
+ */
+export function showingMode(showing: string, playlistId: string | null): string {
+  return /^(board|image|video|web):/.test(showing) ? `playlist:${playlistId ?? ''}` : showing;
+}
+
 export class ScreenStatus {
   private showing = NO_RENDERER;
   private display: Display | null = null;

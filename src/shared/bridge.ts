@@ -6,6 +6,7 @@ import { rotationSchema } from './schedule';
 import { SCREENSHOT_BASE64_MAX } from './command';
 import { metricsDataSchema } from './metrics';
 import { notificationSchema } from './notification';
+import { overrideShownSchema } from './override';
 import { playReportSchema } from './play';
 import { pairingCreatedSchema } from './pairing';
 import { playlistSchema } from './playlist';
@@ -77,6 +78,12 @@ export const playerStateSchema = z.object({
    */
   playlists: z.record(z.string(), playlistSchema).optional(),
   settings: screenSettingsSchema.nullable().optional(),
+  /**
+   * The emergency override on screen now (the settings' one while it is in force, as the agent's
+   * clock reads its expiry): drawn full screen above everything else, the player kept underneath
+   * and an off window's black included (`display.off` is false meanwhile). Null or absent: none.
+   */
+  override: overrideShownSchema.nullable().optional(),
   /** Map tiles and custom widgets' network, as this screen serves them (absent: neither). */
   web: playerWebSchema.optional(),
 });

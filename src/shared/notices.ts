@@ -21,6 +21,8 @@ export const OPERATOR_RESOURCES = [
   'users',
   'pairings',
   'groups',
+  'overrides',
+  'alerts',
 ] as const;
 export const operatorResourceSchema = z.enum(OPERATOR_RESOURCES);
 export type OperatorResource = z.infer<typeof operatorResourceSchema>;

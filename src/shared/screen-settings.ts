@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './common';
+import { overrideShownSchema } from './override';
 import { webOptionsSchema, WEB_OPTIONS_FALLBACK } from './web-content';
 import { powerScheduleSchema, rotationSchema, scheduleSchema, timeZoneSchema } from './schedule';
 
@@ -32,6 +33,11 @@ export const screenSettingsSchema = z.object({
   playlist_ids: z.array(idSchema),
   /** The service's options for web content, the same for every screen (absent from an older service). */
   web: webOptionsSchema.default(WEB_OPTIONS_FALLBACK),
+  /**
+   * The emergency override in force on this screen, the newest of those that reach it (src/shared/
+   * override.ts): shown above everything, an off window included. Null: none (absent: an older service).
+   */
+  override: overrideShownSchema.nullable().default(null),
 });
 export type ScreenSettings = z.infer<typeof screenSettingsSchema>;
 

@@ -13,6 +13,7 @@ import { DiagnosticsPanel } from './screens/diagnostics-panel';
 import { HistoryPanel } from './screens/history-panel';
 import { tell } from '../ui/notify';
 import { OnlineBadge } from './screens/online-badge';
+import { PlayingPanel } from './screens/playing-panel';
 import { PlaysPanel } from './screens/plays-panel';
 import { devicePath, useDevice } from './screens/queries';
 import { SchedulePanel } from './screens/schedule-panel';
@@ -88,6 +89,7 @@ export default function ScreenPage() {
       {remove.error && <ErrorAlert error={remove.error} />}
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <Stack gap="md">
+          <PlayingPanel tag={tag} />
           <ScreenshotPanel tag={tag} name={title} />
           <CommandsPanel tag={tag} online={screen.online} />
         </Stack>

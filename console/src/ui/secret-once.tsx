@@ -1,11 +1,22 @@
 import { Alert, Button, Code, CopyButton, Group, Stack, Text } from '@mantine/core';
 
-/** A secret the service shows only once (a new token): shown in full, with a copy button. */
-export function SecretOnce({ secret, what }: { secret: string; what: string }) {
+/**
+ * A secret the service shows only once (a new token): shown in full, with a copy button. `note`
+ * says why it is not shown again, where a hash is not the reason.
+ */
+export function SecretOnce({
+  secret,
+  what,
+  note = 'It is shown only this once; the service keeps only a hash of it.',
+}: {
+  secret: string;
+  what: string;
+  note?: string;
+}) {
   return (
     <Alert color="yellow" title={`Copy the ${what} now`} role="status">
       <Stack gap="xs">
-        <Text size="sm">It is shown only this once; the service keeps only a hash of it.</Text>
+        <Text size="sm">{note}</Text>
         <Group gap="xs" wrap="nowrap" align="center">
           <Code block style={{ flex: 1, wordBreak: 'break-all' }} data-testid="secret">
             {secret}

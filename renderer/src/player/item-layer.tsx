@@ -51,6 +51,12 @@ interface ItemLayerProps {
   slot: Slot;
   /** On screen; otherwise prepared, hidden behind the item on screen. */
   active: boolean;
+  /**
+   * False while something covers the player (an emergency override): the layer stays mounted,
+   * but its video pauses (its sound with it) and its web page is not asked of the shell, whose
+   * own view would be drawn over the cover.
+   */
+  playing?: boolean;
   sequencer: Sequencer;
   store: FlowStore;
   media: Record<string, string>;
@@ -60,7 +66,16 @@ interface ItemLayerProps {
 }
 
 /** One playlist item on its own full-screen layer, reporting to the sequencer how it fares. */
-export function ItemLayer({ slot, active, sequencer, store, media, log, bridge }: ItemLayerProps) {
+export function ItemLayer({
+  slot,
+  active,
+  playing = true,
+  sequencer,
+  store,
+  media,
+  log,
+  bridge,
+}: ItemLayerProps) {
   const id = slot.id;
   const events = useMemo(
     () => ({
@@ -95,11 +110,11 @@ export function ItemLayer({ slot, active, sequencer, store, media, log, bridge }
         ) : view.kind === 'image' ? (
           <ImageItem view={view} onReady={events.ready} onFailed={events.failed} />
         ) : view.kind === 'web' ? (
-          <WebItem view={view} active={active} bridge={bridge} onReady={events.ready} />
+          <WebItem view={view} active={active && playing} bridge={bridge} onReady={events.ready} />
         ) : (
           <VideoItem
             view={view}
-            active={active}
+            active={active && playing}
             onReady={events.ready}
             onFailed={events.failed}
             onEnded={events.ended}

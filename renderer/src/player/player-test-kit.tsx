@@ -13,6 +13,7 @@ import type {
 import { bridgeClient } from '../../../src/shared/bridge-client';
 import type { PlayReport } from '../../../src/shared/play';
 import { notificationSchema, type Notification } from '../../../src/shared/notification';
+import type { OverrideShown } from '../../../src/shared/override';
 import { playlistSchema } from '../../../src/shared/playlist';
 import type { Framing, WebPageRequest } from '../../../src/shared/web-content';
 import { FlowStore } from '../store/flow-store';
@@ -192,6 +193,21 @@ export function makeNotification(channel: string, fields: Partial<Notification> 
     created_at: '2026-11-21T07:00:00.000Z',
     ...fields,
   });
+}
+
+/** An emergency override as the agent puts it into the state: the alarm red, no image, no sound. */
+export function makeOverride(fields: Partial<OverrideShown> = {}): OverrideShown {
+  return {
+    id: 'ovr_1',
+    title: 'Fire alarm',
+    message: 'Leave the building by the nearest exit.',
+    image_url: null,
+    sound_url: null,
+    background_color: null,
+    expires_at: null,
+    created_at: '2026-11-21T07:00:00.000Z',
+    ...fields,
+  };
 }
 
 /** A small solid PNG as a data URL: a real image to decode, with nothing to fetch. */

@@ -33,6 +33,13 @@ interface PlayerProps {
   waiting: ReactNode;
   /** A power window: black, nothing advances or sounds, no plays; back on, the item on screen starts over. */
   off?: boolean;
+  /**
+   * What covers the player, as the screen reports it (an emergency override: `override:<id>`),
+   * or null. Covered, it is still as when off (nothing advances, sounds or counts as played, a
+   * notification is dropped) but stays mounted underneath, so that uncovered it shows the same
+   * item again, started over.
+   */
+  cover?: string | null;
   /** Timing of the sequencer, for tests. */
   timing?: Pick<SequencerOptions, 'prepareLeadMs' | 'readyTimeoutMs'>;
 }
@@ -41,7 +48,7 @@ interface PlayerProps {
  * Plays the playlist of the state, full screen, with the notifications of the channels on
  * screen over it at the bottom (which channels: see docs/player.md).
  */
-export function Player({ state, store, bridge, waiting, off = false, timing }: PlayerProps) {
+export function Player({ state, store, bridge, waiting, off = false, cover = null, timing }: PlayerProps) {
   const [sequencer] = useState(() => new Sequencer(timing));
   const [queue] = useState(() => new NotificationQueue());
   // The sound the agent resolved for each notification delivered, by the object it came in.
@@ -56,16 +63,20 @@ export function Player({ state, store, bridge, waiting, off = false, timing }: P
   const reporter = useMemo(() => new ScreenReporter((report) => bridge.reportShowing(report)), [bridge]);
   useEffect(() => reporter.watch(), [reporter]);
   useEffect(() => reporter.setOff(off), [reporter, off]);
+  useEffect(() => reporter.setCover(cover), [reporter, cover]);
+  /** Off or covered: nothing of the playlist is seen, so nothing advances, sounds or counts. */
+  const still = off || cover !== null;
+  const why = off ? 'the screen is off' : 'an override covers the screen';
 
-  // Off: paused before the state is taken below, so a screen that starts off never starts its
+  // Still: paused before the state is taken below, so a screen that starts off never starts its
   // first item. Notifications are about now: those on screen and waiting are dropped, not kept
   // for the morning.
   useLayoutEffect(() => {
-    if (!off) return;
+    if (!still) return;
     sequencer.pause();
     const dropped = queue.clear();
-    if (dropped > 0) log('info', `the screen is off: ${dropped} notification(s) dropped`);
-  }, [sequencer, queue, off, log]);
+    if (dropped > 0) log('info', `${why}: ${dropped} notification(s) dropped`);
+  }, [sequencer, queue, still, why, log]);
 
   // Layout effects, in this order: the new state is taken before the browser paints, so a frame
   // never pairs the new state with the items of the old one.
@@ -88,22 +99,22 @@ export function Player({ state, store, bridge, waiting, off = false, timing }: P
     });
   }, [queue, sounds, log]);
 
-  // Mounted, or back on: the item on screen starts over.
+  // Mounted, or back on (uncovered): the item on screen starts over.
   useEffect(() => {
-    if (off) return;
+    if (still) return;
     sequencer.resume();
     queue.resume();
     return () => {
       sequencer.pause();
       queue.pause();
     };
-  }, [sequencer, queue, off]);
+  }, [sequencer, queue, still]);
 
-  // Proof of play: each item, as it leaves the screen. Going off ends the item's play there;
-  // nothing is reported while off.
+  // Proof of play: each item, as it leaves the screen. Going off (or covered) ends the item's
+  // play there; nothing is reported while off or covered.
   useEffect(
-    () => (off ? undefined : reportPlays(sequencer, (play) => bridge.reportPlay(play))),
-    [sequencer, bridge, off],
+    () => (still ? undefined : reportPlays(sequencer, (play) => bridge.reportPlay(play))),
+    [sequencer, bridge, still],
   );
 
   useEffect(
@@ -112,8 +123,8 @@ export function Player({ state, store, bridge, waiting, off = false, timing }: P
         // Checked against the contract where it entered the page (the bridge's client).
         if (message.kind !== 'notification') return;
         const { notification, sound } = message;
-        if (off) {
-          log('info', `notification ${notification.id} not shown: the screen is off`);
+        if (still) {
+          log('info', `notification ${notification.id} not shown: ${why}`);
           return;
         }
         if (!sequencer.getSnapshot().channels.has(notification.channel_id)) {
@@ -126,7 +137,7 @@ export function Player({ state, store, bridge, waiting, off = false, timing }: P
         sounds.set(notification, sound);
         queue.push(notification);
       }),
-    [bridge, sequencer, queue, sounds, log, off],
+    [bridge, sequencer, queue, sounds, log, still, why],
   );
 
   const snapshot = useSyncExternalStore(sequencer.subscribe, sequencer.getSnapshot);
@@ -144,6 +155,7 @@ export function Player({ state, store, bridge, waiting, off = false, timing }: P
             key={slot.id}
             slot={slot}
             active={slot === snapshot.current}
+            playing={cover === null}
             sequencer={sequencer}
             store={store}
             media={media}

@@ -25,6 +25,8 @@ export class ScreenReporter {
   private showing: string | null = null;
   private last: string | null = null;
   private off = false;
+  /** What covers the player (`override:<id>`), reported in place of the item underneath. */
+  private cover: string | null = null;
 
   constructor(private readonly send: (report: ShowingReport) => void) {}
 
@@ -41,6 +43,12 @@ export class ScreenReporter {
     this.refresh();
   }
 
+  /** An emergency override covers the player (`override:<id>`), or no longer (null): told at once. */
+  setCover(cover: string | null): void {
+    this.cover = cover === null ? null : cover.slice(0, MAX_SHOWING);
+    this.refresh();
+  }
+
   /** Listens to the page's size and visibility until the returned function is called. */
   watch(): () => void {
     const refresh = () => this.refresh();
@@ -54,8 +62,9 @@ export class ScreenReporter {
 
   /** Tells the agent when what it would see has changed since the last report. */
   private refresh(): void {
-    // Before the first item settles there is nothing to say, unless the screen is off.
-    const showing = this.off ? OFF : this.showing === null ? null : document.hidden ? HIDDEN : this.showing;
+    // Before the first item settles there is nothing to say, unless the screen is off or covered.
+    const seen = this.cover ?? this.showing;
+    const showing = this.off ? OFF : seen === null ? null : document.hidden ? HIDDEN : seen;
     if (showing === null) return;
     const report = { showing, display: viewportDisplay() };
     const key = JSON.stringify(report);

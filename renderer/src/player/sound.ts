@@ -20,14 +20,15 @@ export function soundSource(sound: NotificationSound): string | null {
   return sound.kind === 'default' ? DEFAULT_SOUND : sound.url;
 }
 
-/** A browser may refuse to start a sound (autoplay policy): that is logged, never thrown. */
-export function playSound(src: string, log: Log): void {
+/**
+ * A browser may refuse to start a sound (autoplay policy): that is logged, never thrown. `what`
+ * names the sound in the log (a notification's, or an emergency override's).
+ */
+export function playSound(src: string, log: Log, what = 'the notification sound'): void {
   try {
     const audio = new Audio(src);
-    audio
-      .play()
-      .catch((error: unknown) => log('warn', `the notification sound did not play (${String(error)})`));
+    audio.play().catch((error: unknown) => log('warn', `${what} did not play (${String(error)})`));
   } catch (error) {
-    log('warn', `the notification sound did not play (${String(error)})`);
+    log('warn', `${what} did not play (${String(error)})`);
   }
 }

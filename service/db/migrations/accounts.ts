@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { ACCOUNT_TABLES } from '../../accounts/account-plugin';
+import { MIGRATION_11_TABLES } from '../../accounts/account-plugin';
 import { DEFAULT_ACCOUNT_ID } from '../../accounts/scope';
 import type { Queryable } from '../database';
 import { columnTypes } from '../column-types';
@@ -31,7 +31,7 @@ export async function accounts(db: Queryable): Promise<void> {
     .addColumn('created_at', t.timestamp, t.stamped)
     .execute();
   await kysely.insertInto('accounts').values({ id: DEFAULT_ACCOUNT_ID, name: 'Default' }).execute();
-  for (const table of ACCOUNT_TABLES) {
+  for (const table of MIGRATION_11_TABLES) {
     await sql`alter table ${sql.table(table)} add column account_id text not null default ${sql.lit(DEFAULT_ACCOUNT_ID)}`.execute(
       kysely,
     );

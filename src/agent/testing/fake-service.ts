@@ -110,6 +110,7 @@ export function ownSettings(device: Pick<Device, 'playlist_id'>): ScreenSettings
     },
     playlist_ids: device.playlist_id ? [device.playlist_id] : [],
     web: WEB_OPTIONS_FALLBACK,
+    override: null,
   };
 }
 

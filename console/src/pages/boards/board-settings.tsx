@@ -1,6 +1,7 @@
 import {
   ColorInput,
   Fieldset,
+  MultiSelect,
   NumberInput,
   Select,
   SimpleGrid,
@@ -11,10 +12,13 @@ import {
 import { useForm, type FormErrors } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { z } from 'zod';
 import { boardUpdateSchema, type Board } from '../../../../src/shared/board';
+import { channelSchema } from '../../../../src/shared/channel';
 import { FONT_SIZES } from '../../../../src/shared/common';
 import { libraryUrlOf } from '../../../../src/shared/media';
 import { THEMES } from '../../../../src/shared/theme';
+import { api } from '../../api/client';
 import { useCanWrite } from '../../session/session';
 import { fieldErrorsOf, validateBy } from '../../ui/form';
 import { mediaQuery } from '../media/media-query';
@@ -86,6 +90,10 @@ export function BoardSettings({
     if (saveError) setErrors(gridErrorsOf(saveError));
   }, [saveError, setErrors]);
   const backgrounds = useBackgroundOptions(form.values.background_url);
+  const channels = useQuery({
+    queryKey: ['channels'],
+    queryFn: () => api(z.array(channelSchema), '/channels'),
+  });
   const disabled = !canWrite;
   return (
     <form onSubmit={(event) => event.preventDefault()} noValidate aria-label="Board settings">
@@ -106,6 +114,15 @@ export function BoardSettings({
             {...form.getInputProps('display_board_name', { type: 'checkbox' })}
           />
         </SimpleGrid>
+        <MultiSelect
+          label="Channels"
+          description="The notifications of these channels show on this board (manage them under Channels)"
+          data={(channels.data ?? []).map((channel) => ({ value: channel.id, label: channel.name }))}
+          placeholder={form.values.channel_ids.length === 0 ? 'None: no notifications' : undefined}
+          searchable
+          disabled={disabled}
+          {...form.getInputProps('channel_ids')}
+        />
         <Fieldset legend="Grid and size" disabled={disabled}>
           <SimpleGrid cols={{ base: 2 }} spacing="sm">
             <NumberInput label="Columns" min={1} max={200} {...form.getInputProps('columns')} />

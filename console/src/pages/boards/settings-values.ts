@@ -18,6 +18,8 @@ export interface SettingsValues {
   widget_color: string;
   widget_title_color: string;
   widget_title_size: Board['widget_title_size'];
+  /** The channels whose notifications the board shows. */
+  channel_ids: string[];
 }
 
 export function valuesOf(board: Board): SettingsValues {
@@ -38,6 +40,7 @@ export function valuesOf(board: Board): SettingsValues {
     widget_color: board.widget_color ?? '',
     widget_title_color: board.widget_title_color ?? '',
     widget_title_size: board.widget_title_size,
+    channel_ids: [...board.channel_ids],
   };
 }
 
@@ -45,8 +48,8 @@ export function valuesOf(board: Board): SettingsValues {
 const numberOf = (value: number | string): unknown => (value === '' ? null : value);
 const orNull = (value: string): string | null => (value.trim() === '' ? null : value.trim());
 
-/** The PATCH body: every setting (the channels are not edited here, so not sent). */
-export function toBody(values: SettingsValues): Record<keyof Omit<BoardUpdate, 'channel_ids'>, unknown> {
+/** The PATCH body: every setting, the channels it follows included. */
+export function toBody(values: SettingsValues): Record<keyof BoardUpdate, unknown> {
   return {
     name: values.name,
     theme: values.theme,
@@ -64,5 +67,6 @@ export function toBody(values: SettingsValues): Record<keyof Omit<BoardUpdate, '
     widget_color: orNull(values.widget_color),
     widget_title_color: orNull(values.widget_title_color),
     widget_title_size: values.widget_title_size,
+    channel_ids: values.channel_ids,
   };
 }

@@ -57,19 +57,32 @@ function Name({ screen }: { screen: DeviceOverview }) {
   );
 }
 
+/**
+ * What it should show by its rules (schedule, power window, wake, override), and what it reports
+ * under it; in red when the two disagree (src/shared/playing.ts).
+ */
 function Shows({ screen }: { screen: DeviceOverview }) {
+  const { expected, agrees, detail } = screen.playing;
   return (
     <>
-      <Text size="sm" truncate>
-        {screen.playlist_name ?? (
+      <Text size="sm" truncate title={expected.summary}>
+        {expected.kind === 'nothing' ? (
           <Text span c="dimmed" size="sm">
             no playlist
           </Text>
+        ) : (
+          expected.summary
         )}
       </Text>
-      <Text size="xs" c="dimmed" truncate title={screen.showing ?? undefined}>
-        {screen.showing ?? '—'}
-      </Text>
+      {agrees === false ? (
+        <Text size="xs" c="red" fw={600} truncate title={detail ?? undefined} data-testid="disagrees">
+          ⚠ {detail?.replace(/^should [^,]*, /, '')}
+        </Text>
+      ) : (
+        <Text size="xs" c="dimmed" truncate title={screen.showing ?? undefined}>
+          {screen.showing ?? '—'}
+        </Text>
+      )}
     </>
   );
 }

@@ -1,0 +1,26 @@
+import { Stack } from '@mantine/core';
+import { PageHeader } from '../ui/page-header';
+import { Destinations } from './alerts/destinations';
+import { History } from './alerts/history';
+import { Rules } from './alerts/rules';
+
+/**
+ * Offline alerts (docs/alerts.md): where they go, when they fire, and what fired. Kept live by
+ * the service's `alerts` notice; viewers see it all, and every button that would change
+ * something says why it is disabled.
+ */
+export default function AlertsPage() {
+  return (
+    <>
+      <PageHeader
+        title="Alerts"
+        description="Be told when screens go offline, and again when they are back: by e-mail, Slack, Teams or a webhook."
+      />
+      <Stack gap="xl">
+        <Destinations />
+        <Rules />
+        <History />
+      </Stack>
+    </>
+  );
+}
