@@ -1,5 +1,5 @@
 import type { Device, Display, DeviceOverview } from '../../src/shared/device';
-import type { Playing } from '../../src/shared/playing';
+import type { Playing, PlayingSummary } from '../../src/shared/playing';
 import type { Queryable } from '../db/database';
 import { fromJsonOrNull } from '../db/dialect';
 import { boundDevice } from '../visibility/scope';
@@ -74,6 +74,11 @@ export function devicePages(db: Queryable, size = DEVICE_PAGE): AsyncGenerator<D
   }, size);
 }
 
+/** What the overview says of what a screen plays, in the schema's order (answers go out as built). */
+function summaryOf({ expected, agrees, detail }: Playing): PlayingSummary {
+  return { kind: expected.kind, summary: expected.summary, agrees, detail };
+}
+
 /**
  * Every device with its summary (src/shared/device.ts, deviceOverviewSchema), by tag, in pages
  * of a few queries each however many devices a page has: the devices joined with their playlist's
@@ -117,8 +122,11 @@ export function deviceOverviewPages(
       };
     });
     prepared ??= reader.prepare(now);
-    const playing = await reader.of(page, await prepared);
+    const playing = await reader.of(page, await prepared, { since: false });
     // `of` answers for every screen it is given.
-    return page.map((device): DeviceOverview => ({ ...device, playing: playing.get(device.tag) as Playing }));
+    return page.map((device): DeviceOverview => ({
+      ...device,
+      playing: summaryOf(playing.get(device.tag) as Playing),
+    }));
   }, size);
 }

@@ -65,11 +65,12 @@ export class PlayingReader {
   /**
    * What each screen of `screens` should show and whether it does, by tag, one for each: three
    * statements (their settings, their wake commands, and since when those that disagree show
-   * what they show), however many screens.
+   * what they show, unless `since` is false), however many screens.
    */
   async of(
     screens: readonly ScreenSeen[],
     { now, overrides, catalogue }: Prepared,
+    { since: withSince = true } = {},
   ): Promise<Map<string, Playing>> {
     const tags = screens.map((screen) => screen.tag);
     const [settings, woken] = await Promise.all([
@@ -93,7 +94,8 @@ export class PlayingReader {
       result.set(screen.tag, playing);
       if (playing.agrees === false) disagreeing.push(screen);
     }
-    // Since when is read for the screens that disagree only: few, where it matters.
+    // Since when is read for the screens that disagree only, few, and only where it is shown.
+    if (!withSince) return result;
     const since = await this.showingSince(disagreeing.map((screen) => screen.id));
     for (const screen of disagreeing) {
       const playing = result.get(screen.tag);

@@ -3,7 +3,7 @@ import { idSchema, tagSchema, timestampSchema } from './common';
 import { textSchema } from './limits';
 import { screenSettingFields } from './group';
 import { timeZoneSchema } from './schedule';
-import { playingSchema } from './playing';
+import { playingSummarySchema } from './playing';
 
 const deviceName = textSchema.trim().max(255, 'must be at most 255 characters');
 const deviceDescription = textSchema.trim().max(1000, 'must be at most 1000 characters');
@@ -121,6 +121,6 @@ export const deviceOverviewSchema = z.object({
   failures: z.int().min(0),
   screenshot_taken_at: timestampSchema.nullable(),
   /** What it should show now and whether it does (src/shared/playing.ts). */
-  playing: playingSchema,
+  playing: playingSummarySchema,
 });
 export type DeviceOverview = z.infer<typeof deviceOverviewSchema>;

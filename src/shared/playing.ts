@@ -61,3 +61,16 @@ export const playingSchema = z.object({
   detail: z.string().nullable(),
 });
 export type Playing = z.infer<typeof playingSchema>;
+
+/**
+ * What a list of screens shows of it (each screen of the overview): what it should show, in words,
+ * and whether it does. The rest is `GET /devices/:tag/playing`'s: at 10,000 screens every byte of
+ * the overview is 10 kB more to build, hold and send.
+ */
+export const playingSummarySchema = z.object({
+  kind: expectedSchema.shape.kind,
+  summary: z.string(),
+  agrees: playingSchema.shape.agrees,
+  detail: playingSchema.shape.detail,
+});
+export type PlayingSummary = z.infer<typeof playingSummarySchema>;

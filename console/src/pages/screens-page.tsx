@@ -22,7 +22,7 @@ const plural = (count: number) => `${count} screen${count === 1 ? '' : 's'}`;
 
 /** What a search looks in: the name, tag, description, playlist and what the screen shows. */
 const searchTextOf = (screen: DeviceOverview) =>
-  [screen.name, screen.tag, screen.description, screen.playing.expected.summary, screen.showing ?? '']
+  [screen.name, screen.tag, screen.description, screen.playing.summary, screen.showing ?? '']
     .join('\n')
     .toLowerCase();
 

@@ -62,16 +62,16 @@ function Name({ screen }: { screen: DeviceOverview }) {
  * under it; in red when the two disagree (src/shared/playing.ts).
  */
 function Shows({ screen }: { screen: DeviceOverview }) {
-  const { expected, agrees, detail } = screen.playing;
+  const { kind, summary, agrees, detail } = screen.playing;
   return (
     <>
-      <Text size="sm" truncate title={expected.summary}>
-        {expected.kind === 'nothing' ? (
+      <Text size="sm" truncate title={summary}>
+        {kind === 'nothing' ? (
           <Text span c="dimmed" size="sm">
             no playlist
           </Text>
         ) : (
-          expected.summary
+          summary
         )}
       </Text>
       {agrees === false ? (
