@@ -286,7 +286,7 @@ export async function screensPlaying(base: string, token: string, tags: readonly
 export interface Screen {
   socket: Socket<ServerToClientEvents, ClientToServerEvents>;
   events: RealtimeEvent[];
-  /** When each connection came. */
+  /** When each connection had caught up: its hello answered, the events it missed taken. */
   connections: number[];
   /** The titles of the notifications it heard, in turn. */
   titles(): (string | null)[];
@@ -312,11 +312,13 @@ export function screenThrough(url: string, token: string, tag: string): Screen {
   };
   socket.on('event', take);
   const connections: number[] = [];
+  // Counted once caught up: an event posted after a connection counted at `connect` could come
+  // live before the hello's answer brings the ones missed, and the titles would be out of turn.
   socket.on('connect', () => {
-    connections.push(Date.now());
     void socket.emitWithAck('hello', { device_tag: tag, last_event_id: last }).then((ack) => {
       for (const event of ack.events) take(event);
       last = Math.max(last ?? 0, ack.last_event_id);
+      connections.push(Date.now());
     });
   });
   return {
