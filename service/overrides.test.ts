@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Override, OverrideShown } from '../src/shared/override';
 import { eventsAfter, lastEventId, startTestService, type TestService } from './test-support';
 import { FakeClock } from './testing/fake-clock';
+import { okCalls } from './testing/ok-calls';
 
 /** Emergency overrides through the API: who they reach, when they end, and their audit list. */
 
@@ -10,16 +11,7 @@ let service: TestService;
 let lobby: string;
 let floor: string;
 
-async function ok<T = Record<string, unknown>>(
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  url: string,
-  body?: unknown,
-  status = 200,
-): Promise<T> {
-  const response = await service.call(method, url, body);
-  expect(response.statusCode, response.body).toBe(status);
-  return (response.body === '' ? null : response.json()) as T;
-}
+const ok = okCalls(() => service);
 
 const shownOn = async (tag: string) =>
   (await ok<{ override: OverrideShown | null }>('GET', `/devices/${tag}/settings`)).override;

@@ -4,6 +4,7 @@ import type { Playing } from '../src/shared/playing';
 import { sampleHeartbeat } from '../src/shared/testing/device-fixtures';
 import { startTestService, type TestService } from './test-support';
 import { FakeClock } from './testing/fake-clock';
+import { okCalls } from './testing/ok-calls';
 
 /**
  * One truth about what plays: GET /devices/:tag/playing and the overview say what a screen should
@@ -15,16 +16,7 @@ const clock = new FakeClock('2026-11-27T09:00:00.000Z');
 let service: TestService;
 const ids: Record<string, string> = {};
 
-async function ok<T = Record<string, unknown>>(
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  url: string,
-  body?: unknown,
-  status = 200,
-): Promise<T> {
-  const response = await service.call(method, url, body);
-  expect(response.statusCode, response.body).toBe(status);
-  return (response.body === '' ? null : response.json()) as T;
-}
+const ok = okCalls(() => service);
 
 /** The clock moved forward to `iso`, without walking every job's pass on the way. */
 const at = (iso: string) => clock.jump(Date.parse(iso) - clock.now().getTime());
