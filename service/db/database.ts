@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { Schema } from './schema';
 
 export type StoreKind = 'sqlite' | 'postgres';
@@ -10,6 +10,13 @@ export type StoreKind = 'sqlite' | 'postgres';
 export interface Queryable {
   readonly kind: StoreKind;
   readonly kysely: Kysely<Schema>;
+  /**
+   * Runs a long read (a report over millions of rows) beside the event loop, when the store
+   * reads on the event loop's thread otherwise: the embedded store on disk (aside-reader.ts).
+   * Absent on PostgreSQL, whose reads never hold the loop, and on a transaction, whose reads must
+   * see its own writes: then the caller executes the query as any other.
+   */
+  readonly readAside?: <R>(query: CompiledQuery<R>) => Promise<R[]>;
 }
 
 export interface Database extends Queryable {
@@ -29,8 +36,9 @@ export function databaseOn(
   kysely: Kysely<Schema>,
   close: () => Promise<void>,
   transaction: Database['transaction'] = (work) => transact({ kind, kysely }, work),
+  readAside?: Queryable['readAside'],
 ): Database {
-  return { kind, kysely, transaction, close };
+  return { kind, kysely, transaction, close, ...(readAside ? { readAside } : {}) };
 }
 
 /**

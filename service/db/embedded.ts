@@ -4,6 +4,7 @@ import { Kysely, type LogConfig } from 'kysely';
 import { accountScopePlugin } from '../accounts/account-plugin';
 import { lockDataFolder, prepareDataFolder } from './data-folder';
 import { databaseOn, type Database } from './database';
+import { asideReader } from './aside-reader';
 import { startCheckpointer } from './checkpointer';
 import { DurabilityBarrier, fileSync, type SyncLog } from './durability';
 import { embeddedDialect } from './embedded-dialect';
@@ -58,6 +59,8 @@ export async function openEmbedded(
   const walFile = dir ? fileSync(`${sqlitePath(dir)}-wal`) : undefined;
   const barrier = walFile ? new DurabilityBarrier(syncLog(walFile.sync)) : undefined;
   const checkpointer = dir ? startCheckpointer(sqlitePath(dir)) : undefined;
+  // In memory, no other connection can see the store: long reads stay on the event loop.
+  const reader = dir ? asideReader(sqlitePath(dir)) : undefined;
   const kysely = new Kysely<Schema>({
     dialect: embeddedDialect(opened, barrier),
     plugins: [accountScopePlugin],
@@ -66,6 +69,7 @@ export async function openEmbedded(
   const close = async () => {
     try {
       await kysely.destroy();
+      await reader?.stop();
       await walFile?.close();
       // The last connection to close checkpoints what is left and removes the log.
       await checkpointer?.stop();
@@ -80,5 +84,6 @@ export async function openEmbedded(
     kysely,
     close,
     groupCommit('sqlite', kysely, barrier, checkpointer && (() => checkpointer.checkpoint())),
+    reader && ((query) => reader.all(query)),
   );
 }

@@ -24,7 +24,8 @@ function bindable(value: unknown, index: number): SQLInputValue {
   throw new TypeError(`parameter ${index + 1} cannot be stored in SQLite: ${typeof value}`);
 }
 
-function bind(parameters: readonly unknown[]): SQLInputValue[] {
+/** Parameters as SQLite takes them (a statement run here, or on a worker: aside-reader.ts). */
+export function sqliteParameters(parameters: readonly unknown[]): SQLInputValue[] {
   return parameters.map(bindable);
 }
 
@@ -44,10 +45,10 @@ function adapt(database: DatabaseSync, sql: string, onCommit: () => void): Sqlit
     // Kysely asks whether a statement returns rows (better-sqlite3's `reader`); node:sqlite's
     // statements say so by their result columns, which `insert … returning` has too.
     reader: statement.columns().length > 0,
-    all: (parameters) => noting(statement.all(...bind(parameters))),
-    run: (parameters) => noting(statement.run(...bind(parameters))),
+    all: (parameters) => noting(statement.all(...sqliteParameters(parameters))),
+    run: (parameters) => noting(statement.run(...sqliteParameters(parameters))),
     // Only selects are streamed (Kysely refuses the rest), and they commit nothing.
-    iterate: (parameters) => statement.iterate(...bind(parameters)),
+    iterate: (parameters) => statement.iterate(...sqliteParameters(parameters)),
   };
 }
 
