@@ -145,6 +145,8 @@ const ROOMS = {
       'esbuild',
       'virtual:wallboard-guest-prelude',
       'fast-json-patch',
+      // CAP feeds' XML, with no DTD (service/cap/xml.ts).
+      'fast-xml-parser',
       'fastify',
       'fastify-type-provider-zod',
       'file-type',

@@ -184,5 +184,83 @@ test('a viewer sees the alerts and changes nothing', async ({ page, stack }) => 
   await expect(page.getByRole('button', { name: 'Add a destination' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'New rule' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Delete Ops Slack' })).toBeDisabled();
-  await expect(page.getByText('No screen has gone offline under a rule yet.')).toBeVisible();
+  await expect(page.getByText('No rule has fired yet.')).toBeVisible();
+});
+
+test('an operator watches a script, failing screens and the service, in words, and sees a script fail', async ({
+  admin: page,
+  stack,
+}) => {
+  test.setTimeout(120_000);
+  const hook = await receiver(() => 'a-secret-of-sixteen-chars');
+  try {
+    await stack.api('POST', '/alert-destinations', {
+      kind: 'webhook',
+      name: 'NOC',
+      url: hook.url,
+      secret: 'a-secret-of-sixteen-chars',
+    });
+    const script = await stack.api<{ id: string }>('POST', '/scripts', {
+      name: 'Weather feed',
+      code: 'throw new Error("upstream down")',
+      interval: '1h',
+      enabled: false,
+    });
+    await page.getByRole('link', { name: 'Alerts' }).click();
+    const rules = page.getByRole('table', { name: 'Rules' });
+    const form = page.getByRole('form', { name: 'New rule' });
+    const pick = async (label: string, option: string) => {
+      await form.getByRole('combobox', { name: label, exact: true }).click();
+      await page.getByRole('option', { name: option, exact: true }).click();
+    };
+
+    // A script: the lists of a script rule, its runs in a row; no script chosen is said on the list.
+    await page.getByRole('button', { name: 'New rule' }).click();
+    await pick('Alert when', 'Script failing');
+    await expect(form.getByLabel('Offline for')).toHaveCount(0);
+    await pick('Which scripts', 'One script');
+    await form.getByLabel('Failed runs in a row').fill('2');
+    await pick('Tell', 'NOC webhook');
+    await form.getByRole('button', { name: 'Add the rule' }).click();
+    await expect(form.getByRole('combobox', { name: 'Script', exact: true })).toHaveAccessibleDescription(
+      'Choose a script',
+    );
+    await pick('Script', 'Weather feed');
+    await form.getByRole('button', { name: 'Add the rule' }).click();
+    await expect(rules).toContainText('Script Weather feed failing 2 runs in a row → NOC webhook');
+
+    // Screens failing to show items, for every screen.
+    await page.getByRole('button', { name: 'New rule' }).click();
+    await pick('Alert when', 'Screen failing to show items');
+    await form.getByLabel('An item failed within the last').fill('10');
+    await pick('Tell', 'NOC webhook');
+    await form.getByRole('button', { name: 'Add the rule' }).click();
+    await expect(rules).toContainText(
+      'Any screen failing to show items (a failure in the last 10 minutes) → NOC webhook',
+    );
+
+    // The service unable to write: no target to choose.
+    await page.getByRole('button', { name: 'New rule' }).click();
+    await pick('Alert when', 'Service cannot write its data');
+    await expect(form.getByRole('combobox', { name: 'Which screens' })).toHaveCount(0);
+    await form.getByLabel('Cannot write for').fill('1');
+    await pick('Tell', 'NOC webhook');
+    await form.getByRole('button', { name: 'Add the rule' }).click();
+    await expect(rules).toContainText('The service unable to write its data for 1 minute → NOC webhook');
+
+    // The script fails twice: the history names it and why, live.
+    for (let i = 0; i < 2; i++) await stack.api('POST', `/scripts/${script.id}/run`);
+    const incident = page.getByRole('table', { name: 'Alert history' }).getByTestId('incident');
+    await expect(incident).toHaveCount(1, { timeout: 30_000 });
+    await expect(incident).toContainText('Still failing');
+    await expect(incident).toContainText('Script failing');
+    await expect(incident).toContainText(
+      'Weather feed: 2 failed runs, the last failed: Error: upstream down',
+    );
+    await expect.poll(() => hook.received.length, { timeout: 30_000 }).toBe(1);
+    expect(hook.received[0]?.signatureOk).toBe(true);
+    await checkPage(page, 'alerts-events');
+  } finally {
+    hook.server.close();
+  }
 });

@@ -49,6 +49,7 @@ const LISTS = [
   '/alerts',
   '/overrides',
   '/overrides/history',
+  '/cap-feeds',
   '/plays',
   '/plays/totals',
 ];
@@ -81,6 +82,8 @@ const CREATES = [
   'POST /alert-destinations',
   'POST /alert-rules',
   'POST /overrides',
+  'POST /cap-feeds',
+  'POST /notifications',
 ];
 
 /** A valid body for each write, so that what answers is the lookup, not the validation. */
@@ -142,6 +145,7 @@ const ID_OF: [RegExp, string][] = [
   [/^\/alert-destinations\//, 'alertDestination'],
   [/^\/alert-rules\//, 'alertRule'],
   [/^\/overrides\//, 'override'],
+  [/^\/cap-feeds\//, 'capFeed'],
   [/^\/devices\/\{tag\}\/commands\//, 'command'],
 ];
 
@@ -217,6 +221,10 @@ beforeAll(async () => {
   ).id;
   ours.override = (
     await made('/overrides', { title: 'A drill', message: 'Only a drill.', target: { group_id: ours.group } })
+  ).id;
+  // The clock stands still: the feed is never polled here.
+  ours.capFeed = (
+    await made('/cap-feeds', { url: 'https://alerts.a.example/cap.xml', target: { group_id: ours.group } })
   ).id;
   ours.alertRule = (
     await made('/alert-rules', {
@@ -299,6 +307,9 @@ describe('account isolation, every route', () => {
       ['POST', '/scripts', { name: 'B', code: 'return 1', interval: '1h', flow_id: ours.flow }],
       ['POST', '/overrides', { title: 'B', message: 'B', target: { group_id: ours.group } }],
       ['POST', '/overrides', { title: 'B', message: 'B', target: { device_tag: ours.deviceTag } }],
+      ['POST', '/cap-feeds', { url: 'https://alerts.b.example/cap.xml', target: { group_id: ours.group } }],
+      ['POST', '/notifications', { title: 'B', message: 'B', target: { group_id: ours.group } }],
+      ['POST', '/notifications', { title: 'B', message: 'B', target: { channel_id: ours.channel } }],
     ];
     for (const [method, url, body] of refused) {
       const response = await b.call(method as 'POST', url, body);

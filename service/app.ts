@@ -56,6 +56,7 @@ import { webOptionsRoutes } from './routes/web-options';
 import { accountRoutes } from './routes/account';
 import { alertRoutes } from './routes/alerts';
 import { overrideRoutes } from './routes/overrides';
+import { capFeedRoutes } from './routes/cap-feeds';
 import { widgetRoutes } from './routes/widgets';
 
 export interface AppOptions {
@@ -117,6 +118,7 @@ const ROUTES = [
   groupRoutes,
   alertRoutes,
   overrideRoutes,
+  capFeedRoutes,
   mediaRoutes,
   scriptRoutes,
   webOptionsRoutes,

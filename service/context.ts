@@ -1,3 +1,4 @@
+import type { Alert } from '../src/shared/alert';
 import type { ScriptRun } from '../src/shared/script';
 import { NodeState } from './cluster/node-state';
 import type { Database } from './db/database';
@@ -144,6 +145,8 @@ export interface JobsPort {
   scriptUsage(account: string): ScriptTimeUse;
   /** Whether this node runs what happens once across the service's nodes (cluster/leases.ts). */
   isLeading(): boolean;
+  /** This node's open `node.unwritable` incidents of the account, held in its memory (alerts/unwritable.ts). */
+  nodeAlerts(account: string): Alert[];
 }
 
 /** Everything a route needs, made once per app and handed down: no module-level state. */

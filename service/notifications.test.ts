@@ -69,6 +69,7 @@ describe('sending notifications', () => {
     expect(notification).toEqual({
       id: expect.stringMatching(/^nt_/),
       channel_id: channel.id,
+      target: { channel_id: channel.id },
       title: 'Deploy',
       message: 'done',
       icon: null,

@@ -63,13 +63,30 @@ describe('rooms, for many devices at once', () => {
     expect(roomQueries).toHaveLength(4);
     for (const tag of tags)
       expect(sorted(all.get(tag)), tag).toEqual(sorted(await roomsOfDevice(service.db, tag)));
+    // Every screen of the account is in `screens:<account>` (notifications to every screen).
     expect(sorted(all.get('lobby'))).toEqual(
-      sorted(['device:lobby', 'playlist:p1', 'board:b1', 'flow:f1', 'flow:f3', 'channel:c1']),
+      sorted([
+        'device:lobby',
+        'screens:default',
+        'playlist:p1',
+        'board:b1',
+        'flow:f1',
+        'flow:f3',
+        'channel:c1',
+      ]),
     );
     expect(sorted(all.get('hall'))).toEqual(
-      sorted(['device:hall', 'playlist:p3', 'board:b2', 'flow:f2', 'channel:c2', 'channel:c1']),
+      sorted([
+        'device:hall',
+        'screens:default',
+        'playlist:p3',
+        'board:b2',
+        'flow:f2',
+        'channel:c2',
+        'channel:c1',
+      ]),
     );
-    expect(all.get('spare')).toEqual(['device:spare']);
+    expect(all.get('spare')).toEqual(['device:spare', 'screens:default']);
     expect(all.get('nobody')).toEqual(['device:nobody']);
   });
 

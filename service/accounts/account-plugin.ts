@@ -67,6 +67,8 @@ export const ACCOUNT_TABLES: ReadonlySet<string> = new Set([
   'alert_deliveries',
   // Migration 16 (emergency overrides).
   'overrides',
+  // Migration 19 (CAP feeds).
+  'cap_feeds',
 ]);
 
 const ACCOUNT_COLUMN = 'account_id';

@@ -43,13 +43,19 @@ export async function deleteAlertDestination(ctx: ServiceContext, id: string): P
   });
 }
 
-/** Its destinations and group must be the account's, checked in the write's transaction. */
+/** Its destinations, group or script must be the account's, checked in the write's transaction. */
 export async function createAlertRule(ctx: ServiceContext, input: AlertRuleCreate): Promise<AlertRule> {
   return ctx.changes.transaction(async (tx, emit) => {
     const { target } = input;
     if ('group_id' in target && !(await new GroupRepository(tx).lock(target.group_id))) {
       throw invalid(`group ${target.group_id} does not exist`, [
         { path: 'body.target.group_id', message: 'must name an existing group' },
+      ]);
+    }
+    // The rule goes with its script (a foreign key), as with its group.
+    if ('script_id' in target && !(await new AlertRuleRepository(tx).lockScript(target.script_id))) {
+      throw invalid(`script ${target.script_id} does not exist`, [
+        { path: 'body.target.script_id', message: 'must name an existing script' },
       ]);
     }
     const found = await new AlertDestinationRepository(tx).existing(input.destination_ids);

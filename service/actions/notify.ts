@@ -1,18 +1,20 @@
-import type { Notification, NotificationCreate } from '../../src/shared/notification';
+import type {
+  Notification,
+  NotificationCreate,
+  NotificationTarget,
+  TargetedNotificationCreate,
+} from '../../src/shared/notification';
 import type { ServiceContext } from '../context';
-import { conflict, notFound } from '../domain/errors';
+import { conflict, invalid, notFound } from '../domain/errors';
 import { refuseHttpMedia } from '../domain/http-media';
 import { checkMediaExist } from './media';
 import { ChannelRepository } from '../repositories/channels';
+import { DeviceRepository } from '../repositories/devices';
 import { FlowRepository } from '../repositories/flows';
-import { NotificationRepository } from '../repositories/notifications';
+import { GroupRepository } from '../repositories/groups';
+import { NotificationRepository, type NewNotification } from '../repositories/notifications';
 import { currentVisibility } from '../visibility/scope';
 import { byAccount, CoalescedWrites, coalescerPer } from './coalesced-writes';
-
-interface NewNotification {
-  channelId: string;
-  input: NotificationCreate;
-}
 
 /** Notifications created together at most (coalesced-writes.ts). */
 const BATCH_LIMIT = 64;
@@ -20,7 +22,8 @@ const BATCH_LIMIT = 64;
 /**
  * The notifications of a batch, in one transaction: the sounds they name checked to exist (a
  * missing one fails the batch, whose notifications are then tried one by one), stored in one
- * statement, each announced to the room of its channel.
+ * statement, each announced to the room of its target (realtime/changes.ts: its channel's, its
+ * group's, its screen's, or every screen's of the account).
  */
 const notificationWrites = coalescerPer(
   (ctx: ServiceContext) =>
@@ -43,17 +46,64 @@ const notificationWrites = coalescerPer(
 );
 
 /**
- * Stores a notification and announces it to the room of its own channel, in one commit with the
- * notifications created meanwhile: the one path of the notification routes and of scripts. Not
- * found when the channel went away meanwhile.
+ * Stores a notification and announces it to the room of its target, in one commit with the
+ * notifications created meanwhile: the one path of the notification routes and of scripts.
  */
+function record(
+  ctx: ServiceContext,
+  target: NotificationTarget,
+  body: NotificationCreate,
+): Promise<Notification> {
+  refuseHttpMedia(ctx.config, [{ path: 'body.sound_url', url: body.sound_url }]);
+  return notificationWrites(ctx).record({ target, input: body });
+}
+
+/** To the channel with this id. Not found when the channel went away meanwhile. */
 export function createNotification(
   ctx: ServiceContext,
   channelId: string,
   body: NotificationCreate,
 ): Promise<Notification> {
-  refuseHttpMedia(ctx.config, [{ path: 'body.sound_url', url: body.sound_url }]);
-  return notificationWrites(ctx).record({ channelId, input: body });
+  return record(ctx, { channel_id: channelId }, body);
+}
+
+/**
+ * Where `target` names, as stored: a channel by its id. What it names must be there, for this
+ * account and what a device-bound token sees (the repositories' lookups filter both); anything
+ * else is a 400 naming the field, as another account's group is not there for this one.
+ */
+async function targetOf(
+  ctx: ServiceContext,
+  target: TargetedNotificationCreate['target'],
+): Promise<NotificationTarget> {
+  const missing = (field: string, thing: string, named: string) =>
+    invalid(`${thing} ${named} does not exist`, [
+      { path: `body.target.${field}`, message: `must name an existing ${thing}` },
+    ]);
+  if ('channel_id' in target) {
+    const channel = await new ChannelRepository(ctx.db).findByIdOrTag(target.channel_id);
+    if (!channel) throw missing('channel_id', 'channel', target.channel_id);
+    return { channel_id: channel.id };
+  }
+  if ('group_id' in target && !(await new GroupRepository(ctx.db).find(target.group_id))) {
+    throw missing('group_id', 'group', target.group_id);
+  }
+  if ('device_tag' in target && !(await new DeviceRepository(ctx.db).findByTag(target.device_tag))) {
+    throw missing('device_tag', 'screen', target.device_tag);
+  }
+  return target;
+}
+
+/**
+ * `POST /notifications`: to a channel, every screen, a group's screens or one screen. The screens
+ * are those in the target's room when it is delivered (realtime/subscriptions.ts): a group's
+ * members then, every screen of the account for `all`.
+ */
+export async function notifyTarget(
+  ctx: ServiceContext,
+  { target, ...body }: TargetedNotificationCreate,
+): Promise<Notification> {
+  return record(ctx, await targetOf(ctx, target), body);
 }
 
 /** To a channel named by id or by tag. */

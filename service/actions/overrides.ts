@@ -15,7 +15,7 @@ import { announceScreens } from './screen-settings';
  */
 
 /** The screens `target` reaches now, by tag; a 400 naming the field when it names nothing there. */
-async function screensOf(tx: Queryable, target: OverrideTarget): Promise<string[]> {
+export async function screensOf(tx: Queryable, target: OverrideTarget): Promise<string[]> {
   if ('group_id' in target) {
     const groups = new GroupRepository(tx);
     if (!(await groups.find(target.group_id)))

@@ -1,3 +1,4 @@
+import type { AlertStatus } from '../../src/shared/alert';
 import type { ServiceContext } from '../context';
 import { AlertDestinationRepository } from '../repositories/alert-destinations';
 import {
@@ -5,11 +6,10 @@ import {
   type AttemptOutcome,
   type DueDelivery,
 } from '../repositories/alert-deliveries';
-import { AlertRepository } from '../repositories/alerts';
-import { fromJson } from '../db/dialect';
+import { AlertRepository, subjectsOf, type IncidentRow } from '../repositories/alerts';
 import { iso, isoRequired } from '../repositories/rows';
-import type { Screen } from './incidents';
 import type { AlertMessage } from './messages';
+import { shownScript } from './scripts';
 import type { SendAlert } from './senders';
 
 /** Attempts of one message before it is given up (failed): about 50 minutes of tries. */
@@ -52,17 +52,7 @@ export async function deliveryPass(ctx: ServiceContext, send: SendAlert): Promis
         await deliveries.postpone(delivery.id, new Date(ctx.clock.now().getTime() + RECOVERY_WAIT_MS));
         return;
       }
-      const message: AlertMessage = {
-        alert: {
-          id: incident.id,
-          event: incident.event,
-          status: delivery.phase,
-          devices: fromJson<Screen[]>(incident.devices).map((screen) => screen.tag),
-          started_at: isoRequired(incident.started_at),
-          ...(delivery.phase === 'resolved' ? { resolved_at: iso(incident.resolved_at) ?? '' } : {}),
-        },
-        screens: fromJson<Screen[]>(incident.devices),
-      };
+      const message = messageOf(incident, delivery.phase);
       attempted += 1;
       const outcome = await attempt(ctx, send, delivery, target, message);
       await deliveries.record(delivery.id, delivery.attempts + 1, outcome);
@@ -77,10 +67,32 @@ export async function deliveryPass(ctx: ServiceContext, send: SendAlert): Promis
   return attempted;
 }
 
-async function attempt(
-  ctx: ServiceContext,
+/** The message of one phase of a stored incident: its screens, or its scripts or node. */
+export function messageOf(incident: IncidentRow, phase: AlertStatus): AlertMessage {
+  const { screens, scripts, node } = subjectsOf(incident);
+  return {
+    alert: {
+      id: incident.id,
+      event: incident.event,
+      status: phase,
+      devices: screens.map((screen) => screen.tag),
+      started_at: isoRequired(incident.started_at),
+      ...(phase === 'resolved' ? { resolved_at: iso(incident.resolved_at) ?? '' } : {}),
+    },
+    screens,
+    ...(incident.event === 'script.failing' ? { scripts: scripts.map(shownScript) } : {}),
+    ...(node ? { node } : {}),
+  };
+}
+
+/**
+ * Sends one message once: delivered, or when to try again, or given up at MAX_ATTEMPTS. The
+ * in-memory messages of unwritable.ts go through it too, so their retries keep the same pace.
+ */
+export async function attempt(
+  ctx: Pick<ServiceContext, 'clock'>,
   send: SendAlert,
-  delivery: DueDelivery,
+  delivery: Pick<DueDelivery, 'id' | 'attempts'>,
   target: Parameters<SendAlert>[0],
   message: AlertMessage,
 ): Promise<AttemptOutcome> {

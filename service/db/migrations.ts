@@ -4,9 +4,12 @@ import type { Queryable } from './database';
 import { accounts } from './migrations/accounts';
 import { accountLogins } from './migrations/account-logins';
 import { alerts } from './migrations/alerts';
+import { alertEvents } from './migrations/alert-events';
+import { capFeeds } from './migrations/cap-feeds';
 import { cluster } from './migrations/cluster';
 import { commandsAndPlays } from './migrations/commands';
 import { media } from './migrations/media';
+import { notificationTargets } from './migrations/notification-targets';
 import { operators } from './migrations/operators';
 import { overrides } from './migrations/overrides';
 import { pairings } from './migrations/pairings';
@@ -213,4 +216,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, name: 'alerts', up: alerts },
   { version: 16, name: 'overrides', up: overrides },
   { version: 17, name: 'play-reports', up: playReports },
+  { version: 18, name: 'alert-events', up: alertEvents, foreignKeysOff: true },
+  { version: 19, name: 'cap-feeds', up: capFeeds },
+  { version: 20, name: 'notification-targets', up: notificationTargets },
 ];

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Variant } from '../../src/shared/variants';
+import type { AlertEvent } from '../../src/shared/alert';
 
 /**
  * The tables as Kysely sees them, one type for both stores. Where the stores hand values back
@@ -124,7 +125,10 @@ export interface WidgetsTable {
 
 export interface NotificationsTable {
   id: string;
-  channel_id: string;
+  /** Null for a notification to screens (migration 20): every screen, a group's or one. */
+  channel_id: string | null;
+  target_group_id: string | null;
+  target_device_tag: string | null;
   title: string | null;
   message: string | null;
   icon: string | null;
@@ -370,13 +374,16 @@ export interface AlertDestinationsTable {
   account_id: AccountColumn;
 }
 
-/** When alerts fire (migration 15); no target column set: every screen of the account. */
+/** When alerts fire (migrations 15 and 18); no target column set: every screen, script or node. */
 export interface AlertRulesTable {
   id: string;
-  event: 'device.offline';
-  after_seconds: number;
+  event: AlertEvent;
+  /** Null for script.failing, which counts `failures` instead. */
+  after_seconds: OptionalNullable<number>;
+  failures: OptionalNullable<number>;
   target_group_id: OptionalNullable<string>;
   target_device_tag: OptionalNullable<string>;
+  target_script_id: OptionalNullable<string>;
   created_at: DefaultTimestamp;
   /** The account the row belongs to (filled by accounts/account-plugin.ts). */
   account_id: AccountColumn;
@@ -390,14 +397,18 @@ export interface AlertRuleDestinationsTable {
   account_id: AccountColumn;
 }
 
-/** An incident (migration 15): the screens a rule found offline together. */
+/** An incident (migrations 15 and 18): the screens, scripts or node a rule found together. */
 export interface AlertsTable {
   id: string;
   rule_id: string;
-  event: 'device.offline';
+  event: AlertEvent;
   status: 'firing' | 'resolved';
   /** JSON `[{tag, name}]`, by tag. */
   devices: Json;
+  /** script.failing: JSON `[{id, name, failures, reason, seq}]`, by id. */
+  scripts: OptionalNullableJson;
+  /** node.unwritable: JSON `{id, reason, since}`. */
+  node: OptionalNullableJson;
   started_at: Timestamp;
   /** Screens that qualify until then join this incident; its alert goes out then. */
   gather_until: Timestamp;
@@ -438,6 +449,28 @@ export interface OverridesTable {
   created_by: string;
   cleared_at: NullableTimestamp;
   cleared_by: string | null;
+  /** Set when a CAP feed raised it (migration 19): the feed, and its alert's `<identifier>`. */
+  source_feed_id: OptionalNullable<string>;
+  source_cap_identifier: OptionalNullable<string>;
+  account_id: AccountColumn;
+}
+
+/** CAP feeds (migration 19); no target column set: every screen of the account. */
+export interface CapFeedsTable {
+  id: string;
+  name: string;
+  url: string;
+  target_group_id: string | null;
+  target_device_tag: string | null;
+  min_severity: 'Extreme' | 'Severe' | 'Moderate' | 'Minor' | 'Unknown';
+  /** A JSON array of the area names the feed takes alerts of; empty: any. */
+  areas: DefaultJson;
+  poll_seconds: number;
+  created_at: Timestamp;
+  created_by: string;
+  last_polled_at: OptionalNullable<Date | string>;
+  last_ok_at: OptionalNullable<Date | string>;
+  last_error: OptionalNullable<string>;
   account_id: AccountColumn;
 }
 
@@ -474,4 +507,5 @@ export interface Schema {
   alerts: AlertsTable;
   alert_deliveries: AlertDeliveriesTable;
   overrides: OverridesTable;
+  cap_feeds: CapFeedsTable;
 }

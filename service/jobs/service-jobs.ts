@@ -1,6 +1,7 @@
 import { sweepPresence } from '../actions/devices';
 import type { JobsPort, ServiceContext } from '../context';
-import { AlertJob } from './alerts';
+import { AlertJob, NodeWriteAlertJob } from './alerts';
+import { CapFeedJob } from './cap-feeds';
 import { commandsPass, COMMANDS_PASS_INTERVAL_MS } from './commands';
 import { Jobs, every } from './jobs';
 import { Leadership } from '../cluster/leases';
@@ -36,16 +37,20 @@ export function serviceJobs(ctx: ServiceContext): ServiceJobs {
   once.add(sessionPruning(ctx));
   once.add(new WeatherJob(ctx));
   once.add(new AlertJob(ctx));
+  once.add(new CapFeedJob(ctx));
   const scripts = new ScriptJob(ctx);
   once.add(scripts.schedules);
   const jobs = new Jobs();
   const leadership = jobs.add(new Leadership(ctx, once));
   jobs.add(scripts);
+  // Each node watches its own writes (node.unwritable alerts), leading or not.
+  const nodeAlerts = jobs.add(new NodeWriteAlertJob(ctx));
   const port: JobsPort = {
     scriptChanged: (id) => scripts.changed(id),
     runScript: (id, trigger) => scripts.run(id, trigger),
     scriptUsage: (account) => scripts.usage(account),
     isLeading: () => leadership.isLeading,
+    nodeAlerts: (account) => nodeAlerts.listed(account),
   };
   return Object.assign(jobs, port, { scripts, leadership });
 }

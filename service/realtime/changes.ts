@@ -1,4 +1,5 @@
 import type { RealtimeEvent } from '../../src/shared/events';
+import type { Notification } from '../../src/shared/notification';
 import type { OperatorNotice, OperatorResource } from '../../src/shared/notices';
 import { currentAccount, withAccount } from '../accounts/scope';
 import type { Database, Queryable } from '../db/database';
@@ -35,6 +36,15 @@ export type NoticeSink = (notice: OperatorNotice, account: string | undefined) =
 
 const isDeviceChange = (change: Change): change is DeviceChange => change.type !== 'console';
 
+/** A notification's room: its channel's, or that of the screens it went to (`target`). */
+function notificationRooms({ channel_id: channelId, target }: Notification): string[] {
+  if (channelId !== null) return [rooms.channel(channelId)];
+  if (target === undefined) return [];
+  if ('group_id' in target) return [rooms.group(target.group_id)];
+  if ('device_tag' in target) return [rooms.device(target.device_tag)];
+  return 'all' in target ? [rooms.screens()] : [];
+}
+
 /** The rooms of the device sockets that hear a change: those of what it changed (realtime/rooms.ts). */
 export function roomsOf(change: DeviceChange): string[] {
   switch (change.type) {
@@ -48,7 +58,7 @@ export function roomsOf(change: DeviceChange): string[] {
     case 'metrics.changed':
       return [rooms.flow(change.flow_id)];
     case 'notification.created':
-      return [rooms.channel(change.notification.channel_id)];
+      return notificationRooms(change.notification);
     case 'command.created':
       return [rooms.device(change.command.device_tag)];
   }

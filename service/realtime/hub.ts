@@ -220,7 +220,13 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
     await subscriber.update([socket]);
     ack(
       await replays.run(() =>
-        replay(log, parsed.data.last_event_id, [...socket.data.rooms], delivery.position),
+        replay(
+          log,
+          parsed.data.last_event_id,
+          [...socket.data.rooms],
+          delivery.position,
+          ctx.clock.now().getTime(),
+        ),
       ),
     );
   }

@@ -1,4 +1,4 @@
-import type { HelloAck } from '../../src/shared/events';
+import type { HelloAck, RealtimeEvent } from '../../src/shared/events';
 import type { EventRepository, EventSummary } from '../repositories/events';
 
 /**
@@ -45,19 +45,32 @@ export function collapse(missed: readonly EventSummary[]): EventSummary[] {
 }
 
 /**
+ * Whether a notification's time on screen is over at `now` (milliseconds): it was created more
+ * than its `duration` ago. Notifications are about now (docs/player.md): a screen that was away
+ * while one would have been on screen does not show it late, its own or a channel's alike.
+ */
+export function notificationEnded(event: RealtimeEvent, now: number): boolean {
+  if (event.type !== 'notification.created') return false;
+  const { created_at: createdAt, duration } = event.notification;
+  return Date.parse(createdAt) + duration * 1000 <= now;
+}
+
+/**
  * The answer to a hello that saw events up to `after`, for a socket in `rooms`, from a node that
  * has pushed every event up to `delivered` to its sockets (realtime/delivery.ts) and pushes the
  * later ones in their turn. The events are the collapsed missed events, oldest first, each with
- * its own id (so a device applies them as it would have live); `resync` when they are no longer
- * all kept or do not fit REPLAY_LIMITS. Nothing is answered past the first hole in the ids after
- * `delivered`, nor given as the last id: an earlier id may still commit there
- * (repositories/events.ts), and the device would drop it as older than one it had.
+ * its own id (so a device applies them as it would have live), but the notifications whose time
+ * on screen is over at `now`; `resync` when they are no longer all kept or do not fit
+ * REPLAY_LIMITS. Nothing is answered past the first hole in the ids after `delivered`, nor given
+ * as the last id: an earlier id may still commit there (repositories/events.ts), and the device
+ * would drop it as older than one it had.
  */
 export async function replay(
   log: EventRepository,
   after: number | null,
   rooms: readonly string[],
   delivered: number,
+  now: number,
 ): Promise<Omit<HelloAck, 'error'>> {
   const { first, last } = await log.bounds();
   const upTo = await log.contiguousAfter(delivered);
@@ -71,7 +84,9 @@ export async function replay(
   const events = await log.byIds(kept.map((event) => event.id));
   // Pruned between the two reads: what is left would have a hole in it.
   if (events.length < kept.length) return resync;
-  return { resync: false, events, last_event_id: Math.max(upTo, after) };
+  // Left out, not held back: the last id answered covers them, so they are never sent later.
+  const due = events.filter((event) => !notificationEnded(event, now));
+  return { resync: false, events: due, last_event_id: Math.max(upTo, after) };
 }
 
 /**

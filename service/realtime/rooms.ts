@@ -12,4 +12,8 @@ export const rooms = {
   board: (id: string) => `board:${id}`,
   flow: (id: string) => `flow:${id}`,
   channel: (id: string) => `channel:${id}`,
+  /** Every screen of a group: the notifications sent to the group. */
+  group: (id: string) => `group:${id}`,
+  /** Every screen of the account: the notifications sent to all of them. */
+  screens: (account = accountOrDefault()) => `screens:${account}`,
 };

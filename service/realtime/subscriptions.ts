@@ -28,7 +28,8 @@ function boardItemsOf(items: string): { boardIds: string[]; channels: string[] }
 }
 
 /**
- * The rooms of everything each device shows: itself, every playlist its settings may play (its
+ * The rooms of everything each device shows: itself, its group and every screen of its account
+ * (the notifications sent to screens), every playlist its settings may play (its
  * playlist, or its group's, and those its schedule names: `playlist_ids` of
  * domain/screen-settings.ts), the boards of those playlists, the flows of their widgets, and the
  * channels whose notifications it shows (every channel of each board it plays, and the channel a
@@ -41,6 +42,10 @@ export async function roomsOfDevices(db: Queryable, tags: readonly string[]): Pr
   const result = new Map(unique.map((tag) => [tag, [rooms.device(tag)]]));
   const playlistsOf = new Map<string, string[]>();
   for (const [tag, { settings }] of await new ScreenSettingsRepository(db).ofDevices(unique)) {
+    // The notifications sent to screens rather than channels: to all of the account's, to a group's.
+    const own = result.get(tag) as string[];
+    own.push(rooms.screens());
+    if (settings.group_id !== null) own.push(rooms.group(settings.group_id));
     if (settings.playlist_ids.length > 0) playlistsOf.set(tag, settings.playlist_ids);
   }
   const items = new Map<string, { boardIds: string[]; channels: string[] }>();

@@ -12,6 +12,18 @@ export interface DueDelivery {
   attempts: number;
 }
 
+/** A message sent before it could be stored, as it went (AlertDeliveryRepository.restore). */
+export interface RestoredDelivery {
+  id: string;
+  destinationId: string;
+  phase: AlertStatus;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  nextAttemptAt: Date | null;
+  deliveredAt: Date | null;
+  lastError: string | null;
+}
+
 /** What an attempt came to: delivered, tried again at `retryAt`, or given up. */
 export type AttemptOutcome =
   | { kind: 'delivered'; at: Date }
@@ -44,6 +56,33 @@ export class AlertDeliveryRepository {
           status: 'pending' as const,
           attempts: 0,
           next_attempt_at: due.toISOString(),
+        })),
+      )
+      .execute();
+  }
+
+  /**
+   * Messages that were sent (or are still being tried) before they could be stored: a
+   * `node.unwritable` incident's, kept in memory while the store took no writes
+   * (alerts/unwritable.ts). Each keeps its id, the one its receivers saw, and how it went; a
+   * pending one is tried on from here by the delivery pass. Their ids were made before those of
+   * the recovery added next, so they list first (by time, then id).
+   */
+  async restore(alertId: string, deliveries: readonly RestoredDelivery[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    await this.db.kysely
+      .insertInto('alert_deliveries')
+      .values(
+        deliveries.map((delivery) => ({
+          id: delivery.id,
+          alert_id: alertId,
+          destination_id: delivery.destinationId,
+          phase: delivery.phase,
+          status: delivery.status,
+          attempts: delivery.attempts,
+          next_attempt_at: delivery.nextAttemptAt?.toISOString() ?? null,
+          delivered_at: delivery.deliveredAt?.toISOString() ?? null,
+          last_error: delivery.lastError,
         })),
       )
       .execute();

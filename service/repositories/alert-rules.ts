@@ -1,5 +1,6 @@
-import type { AlertRule, AlertRuleCreate, AlertTarget } from '../../src/shared/alert';
+import type { AlertEvent, AlertRule, AlertRuleCreate, AlertTarget } from '../../src/shared/alert';
 import type { Queryable } from '../db/database';
+import { lockRows } from '../db/dialect';
 import { newId } from '../ids';
 import { isoRequired } from './rows';
 
@@ -7,38 +8,53 @@ const COLUMNS = [
   'id',
   'event',
   'after_seconds',
+  'failures',
   'target_group_id',
   'target_device_tag',
+  'target_script_id',
   'created_at',
 ] as const;
 
 interface RuleRow {
   id: string;
-  event: 'device.offline';
-  after_seconds: number;
+  event: AlertEvent;
+  after_seconds: number | null;
+  failures: number | null;
   target_group_id: string | null;
   target_device_tag: string | null;
+  target_script_id: string | null;
   created_at: Date | string;
 }
 
 function targetOf(row: RuleRow): AlertTarget {
   if (row.target_group_id !== null) return { group_id: row.target_group_id };
   if (row.target_device_tag !== null) return { device_tag: row.target_device_tag };
+  if (row.target_script_id !== null) return { script_id: row.target_script_id };
   return { all: true };
 }
 
+/** A rule as answered: `after_seconds` or `failures`, whichever its event counts, in the order it always had. */
 function fromRow(row: RuleRow, destinations: string[]): AlertRule {
   return {
     id: row.id,
     event: row.event,
-    after_seconds: Number(row.after_seconds),
+    ...(row.after_seconds === null ? {} : { after_seconds: Number(row.after_seconds) }),
+    ...(row.failures === null ? {} : { failures: Number(row.failures) }),
     target: targetOf(row),
     destination_ids: destinations,
     created_at: isoRequired(row.created_at),
   };
 }
 
-/** When an account's alerts fire (migration 15), oldest first, each with its destinations. */
+/** A `node.unwritable` rule with its account, as every node reads them (alerts/unwritable.ts). */
+export interface NodeRule {
+  id: string;
+  account: string;
+  afterSeconds: number;
+  destinationIds: string[];
+}
+
+/** When an account's alerts fire (migrations 15 and 18), oldest first, each with its destinations. */
 export class AlertRuleRepository {
   constructor(private readonly db: Queryable) {}
 
@@ -61,9 +77,11 @@ export class AlertRuleRepository {
       .values({
         id: newId('arul'),
         event: input.event,
-        after_seconds: input.after_seconds,
+        after_seconds: 'after_seconds' in input ? input.after_seconds : null,
+        failures: 'failures' in input ? input.failures : null,
         target_group_id: 'group_id' in target ? target.group_id : null,
         target_device_tag: 'device_tag' in target ? target.device_tag : null,
+        target_script_id: 'script_id' in target ? target.script_id : null,
         created_at: at.toISOString(),
       })
       .returning(COLUMNS)
@@ -79,6 +97,29 @@ export class AlertRuleRepository {
   async delete(id: string): Promise<boolean> {
     const result = await this.db.kysely.deleteFrom('alert_rules').where('id', '=', id).executeTakeFirst();
     return result.numDeletedRows > 0n;
+  }
+
+  /**
+   * Whether the script a rule would watch exists, its row locked until the transaction ends on
+   * PostgreSQL (SQLite has one writer): a rule is not made for a script a delete is taking away.
+   */
+  async lockScript(id: string): Promise<boolean> {
+    const { kind, kysely } = this.db;
+    const row = await lockRows(
+      kind,
+      kysely.selectFrom('scripts').select('id').where('id', '=', id),
+    ).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Whether the rule is there still. */
+  async exists(id: string): Promise<boolean> {
+    const row = await this.db.kysely
+      .selectFrom('alert_rules')
+      .select('id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Rule id to its destinations' ids, sorted. */
@@ -107,5 +148,26 @@ export class AlertRuleRepository {
       .orderBy('account_id')
       .execute();
     return rows.map((row) => row.account_id);
+  }
+
+  /**
+   * Every account's `node.unwritable` rules with their destinations: reads only, which a node
+   * whose store takes no writes can still do. Read outside any account, as accountsWithRules.
+   */
+  async nodeRules(): Promise<NodeRule[]> {
+    const rows = await this.db.kysely
+      .selectFrom('alert_rules')
+      .select(['id', 'account_id', 'after_seconds'])
+      .where('event', '=', 'node.unwritable')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const destinations = await this.destinationsOf(rows.map((row) => row.id));
+    return rows.map((row) => ({
+      id: row.id,
+      account: row.account_id,
+      afterSeconds: Number(row.after_seconds),
+      destinationIds: destinations.get(row.id) ?? [],
+    }));
   }
 }

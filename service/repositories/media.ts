@@ -111,8 +111,9 @@ export class MediaRepository {
 
   /**
    * A device-bound token sees the media its device plays (visibility/scope.ts): those of its
-   * playlist's items, of its boards' backgrounds, of its flows' widget data and of its channels'
-   * notification sounds, and of their users only its own; anything else does not exist for it.
+   * playlist's items, of its boards' backgrounds, of its flows' widget data and of the sounds of
+   * the notifications that reach it (its channels', its group's, its own, every screen's), and of
+   * their users only its own; anything else does not exist for it.
    */
   private async seen(stored: StoredMedia, usages: MediaUsage[]): Promise<Media | null> {
     const visible = await currentVisibility(this.db);
@@ -123,7 +124,13 @@ export class MediaRepository {
     if (
       own.length > 0 ||
       (await this.flowsNaming(stored.id)).some((id) => visible.flow(id)) ||
-      (await this.channelsSounding(stored.id)).some((id) => visible.channel(id))
+      (await this.notificationsSounding(stored.id)).some((to) =>
+        to.channel_id !== null
+          ? visible.channel(to.channel_id)
+          : to.target_group_id !== null
+            ? visible.group(to.target_group_id)
+            : to.target_device_tag === null || visible.device(to.target_device_tag),
+      )
     ) {
       return { ...stored, used_by: own };
     }
@@ -187,14 +194,16 @@ export class MediaRepository {
     return rows.map((row) => row.id);
   }
 
-  /** The channels with a notification whose sound is the medium. */
-  async channelsSounding(id: string): Promise<string[]> {
-    const rows = await this.db.kysely
+  /**
+   * Where the notifications whose sound is the medium went: a channel, a group, a screen, or
+   * (none of them) every screen.
+   */
+  notificationsSounding(id: string) {
+    return this.db.kysely
       .selectFrom('notifications')
-      .select('channel_id')
+      .select(['channel_id', 'target_group_id', 'target_device_tag'])
       .distinct()
       .where('sound_url', '=', libraryUrlOf(id))
       .execute();
-    return rows.map((row) => row.channel_id);
   }
 }

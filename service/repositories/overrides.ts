@@ -4,6 +4,7 @@ import {
   type Override,
   type OverrideCreate,
   type OverrideShown,
+  type OverrideSource,
   type OverrideTarget,
 } from '../../src/shared/override';
 import type { Queryable } from '../db/database';
@@ -45,6 +46,10 @@ function fromRow(row: OverrideRow, now: Date): Override {
     ...shown,
     target: targetOf(row),
     created_by: row.created_by,
+    source:
+      row.source_feed_id === null
+        ? null
+        : { cap_feed_id: row.source_feed_id, cap_identifier: row.source_cap_identifier ?? '' },
     cleared_at: iso(row.cleared_at),
     cleared_by: row.cleared_by,
     active: row.cleared_at === null && overrideInForce(shown, now.getTime()),
@@ -77,7 +82,13 @@ export function overrideOn(inForce: readonly InForce[], device: Reached): Overri
 export class OverrideRepository {
   constructor(private readonly db: Queryable) {}
 
-  async create(input: OverrideCreate, at: Date, by: string): Promise<Override> {
+  /** `source`: the CAP feed's alert that raised it (actions/cap-feeds.ts). */
+  async create(
+    input: OverrideCreate,
+    at: Date,
+    by: string,
+    source: OverrideSource | null = null,
+  ): Promise<Override> {
     const values = {
       id: newId('ovr'),
       title: input.title,
@@ -92,6 +103,8 @@ export class OverrideRepository {
       created_by: by,
       cleared_at: null,
       cleared_by: null,
+      source_feed_id: source?.cap_feed_id ?? null,
+      source_cap_identifier: source?.cap_identifier ?? null,
     };
     await this.db.kysely.insertInto('overrides').values(values).execute();
     return fromRow({ ...values, account_id: '' }, at);
@@ -138,6 +151,18 @@ export class OverrideRepository {
       .where('cleared_at', 'is', null)
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
+  }
+
+  /** Every override a CAP feed raised, ended ones too, oldest first: what its next poll weighs. */
+  async ofFeed(feedId: string, now: Date): Promise<Override[]> {
+    const rows = await this.db.kysely
+      .selectFrom('overrides')
+      .selectAll()
+      .where('source_feed_id', '=', feedId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => fromRow(row, now));
   }
 
   /**

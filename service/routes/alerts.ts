@@ -14,6 +14,7 @@ import {
   deleteAlertDestination,
   deleteAlertRule,
 } from '../actions/alerts';
+import { accountOrDefault } from '../accounts/scope';
 import type { ServiceContext } from '../context';
 import { resourceRoutes } from '../http/resource-routes';
 import { noQuery } from '../http/strict-requests';
@@ -76,7 +77,7 @@ export function alertRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       create: {
         summary:
-          'Adds an alert rule: screens offline for more than after_seconds (all, a group, or one) alert its destinations',
+          'Adds an alert rule: screens offline or failing to show items for after_seconds (all, a group, or one), a script failing `failures` runs in a row (all, or one), or a service node unable to write its store for after_seconds',
         permission: 'write',
         body: alertRuleCreateSchema,
         run: (body) => createAlertRule(ctx, body),
@@ -99,7 +100,12 @@ export function alertRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           response: { 200: z.array(alertSchema) },
         },
       },
-      () => unlessBound(() => alerts.list()),
+      () =>
+        unlessBound(async () => [
+          // Open node.unwritable incidents live in this node's memory until the store takes them.
+          ...ctx.jobs.nodeAlerts(accountOrDefault()),
+          ...(await alerts.list()),
+        ]),
     );
   };
 }

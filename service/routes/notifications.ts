@@ -2,10 +2,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idSchema, tagSchema, timestampSchema } from '../../src/shared/common';
 import { textSchema } from '../../src/shared/limits';
-import { notificationCreateSchema, notificationSchema } from '../../src/shared/notification';
-import { deleteNotification, notifyChannel, notifyFlowChannel } from '../actions/notify';
+import {
+  notificationCreateSchema,
+  notificationSchema,
+  targetedNotificationCreateSchema,
+} from '../../src/shared/notification';
+import { deleteNotification, notifyChannel, notifyFlowChannel, notifyTarget } from '../actions/notify';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
+import { refuseDeviceBound } from '../http/device-scope';
 import { ChannelRepository } from '../repositories/channels';
 import { NotificationRepository } from '../repositories/notifications';
 
@@ -44,7 +49,7 @@ export function notificationRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         config: { permission: 'read' },
         schema: {
           tags: ['notifications'],
-          summary: 'Lists notifications of every channel, newest first',
+          summary: 'Lists every notification (to channels and to screens) with its target, newest first',
           querystring: listQuery,
           response: { 200: z.array(notificationSchema) },
         },
@@ -69,6 +74,25 @@ export function notificationRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           throw notFound(`channel ${request.params.id}`);
         }
         return list(request.query, request.params.id);
+      },
+    );
+
+    app.post(
+      '/notifications',
+      {
+        config: { permission: 'notifications:write' },
+        schema: {
+          tags: ['notifications'],
+          summary: 'Sends a notification to every screen, a group of screens, one screen or a channel',
+          body: targetedNotificationCreateSchema,
+          response: created,
+        },
+      },
+      async (request, reply) => {
+        // A screen's own token speaks for its screen: it may reach itself, its group or a channel
+        // it shows (what it sees, visibility/scope.ts), never the whole fleet.
+        if ('all' in request.body.target) refuseDeviceBound(request, 'send a notification to every screen');
+        return reply.status(201).send(await notifyTarget(ctx, request.body));
       },
     );
 

@@ -12,8 +12,8 @@ import { OverrideRepository } from '../repositories/overrides';
 const idParams = z.object({ id: idSchema });
 const TAGS = ['overrides'];
 
-/** Who raises or clears an override, as the audit list names them. */
-function actorOf(request: FastifyRequest): string {
+/** Who raises or clears an override, as the audit list names them (CAP feeds' routes too). */
+export function actorOf(request: FastifyRequest): string {
   if (request.token) return `token "${request.token.name || request.token.id}"`;
   return `user "${request.session?.login ?? ''}"`;
 }

@@ -57,6 +57,11 @@ export class Visibility {
     return this.view.channels.has(idOrTag) || [...this.view.channels.values()].includes(idOrTag);
   }
 
+  /** The screen it is bound to and that screen's group, or null (it sees everything). */
+  screen(): { tag: string; group: string | null } | null {
+    return this.view ? { tag: this.view.tag, group: this.view.group } : null;
+  }
+
   /** The channels it may read notifications of; undefined: every channel. */
   channelIds(): string[] | undefined {
     return this.view ? [...this.view.channels.keys()] : undefined;

@@ -60,11 +60,21 @@ export const overrideShownSchema = z.object({
 });
 export type OverrideShown = z.infer<typeof overrideShownSchema>;
 
+/** What raised an override other than a person: a CAP feed's alert (src/shared/cap-feed.ts). */
+export const overrideSourceSchema = z.object({
+  cap_feed_id: idSchema,
+  /** The CAP `<identifier>` of the alert it shows. */
+  cap_identifier: z.string(),
+});
+export type OverrideSource = z.infer<typeof overrideSourceSchema>;
+
 /** An override as the API lists it, with who raised it, where, and who cleared it. */
 export const overrideSchema = overrideShownSchema.extend({
   target: overrideTargetSchema,
-  /** `token "<name>"` or `user "<login>"`. */
+  /** `token "<name>"`, `user "<login>"` or `cap-feed:<name>`. */
   created_by: z.string(),
+  /** Null for one raised through the API or the console. */
+  source: overrideSourceSchema.nullable(),
   cleared_at: timestampSchema.nullable(),
   cleared_by: z.string().nullable(),
   /** Whether it is in force now: neither cleared nor expired. */

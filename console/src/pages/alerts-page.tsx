@@ -5,7 +5,7 @@ import { History } from './alerts/history';
 import { Rules } from './alerts/rules';
 
 /**
- * Offline alerts (docs/alerts.md): where they go, when they fire, and what fired. Kept live by
+ * Alerts (docs/alerts.md): where they go, when they fire, and what fired. Kept live by
  * the service's `alerts` notice; viewers see it all, and every button that would change
  * something says why it is disabled.
  */
@@ -14,7 +14,7 @@ export default function AlertsPage() {
     <>
       <PageHeader
         title="Alerts"
-        description="Be told when screens go offline, and again when they are back: by e-mail, Slack, Teams or a webhook."
+        description="Be told when screens go offline or fail to show items, when a script keeps failing, or when the service cannot save its data, and again when it is over: by e-mail, Slack, Teams or a webhook."
       />
       <Stack gap="xl">
         <Destinations />

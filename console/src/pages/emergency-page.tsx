@@ -1,8 +1,7 @@
 import { Alert, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import type { Group as ScreenGroup } from '../../../src/shared/group';
-import { overrideSchema, type Override, type OverrideTarget } from '../../../src/shared/override';
+import { overrideSchema, type Override } from '../../../src/shared/override';
 import { api, send } from '../api/client';
 import { useCanWrite } from '../session/session';
 import { confirmAction } from '../ui/confirm';
@@ -11,7 +10,9 @@ import { ListTable } from '../ui/list-table';
 import { tell } from '../ui/notify';
 import { PageHeader } from '../ui/page-header';
 import { TimeAgo } from '../ui/time';
+import { CapFeeds } from './emergency/cap-feeds';
 import { OverrideForm } from './emergency/override-form';
+import { whereOf } from './emergency/where';
 import { groupsQuery } from './schedules/queries';
 
 const activeQuery = {
@@ -22,13 +23,6 @@ const historyQuery = {
   queryKey: ['overrides', 'history'],
   queryFn: () => api(z.array(overrideSchema), '/overrides/history'),
 };
-
-function whereOf(target: OverrideTarget, groups: readonly ScreenGroup[] | undefined): string {
-  if ('group_id' in target)
-    return `Group ${groups?.find((group) => group.id === target.group_id)?.name ?? target.group_id}`;
-  if ('device_tag' in target) return `Screen ${target.device_tag}`;
-  return 'Every screen';
-}
 
 /** What is on the screens now, each with its way off them. */
 function ActiveOverrides() {
@@ -86,7 +80,7 @@ function ActiveOverrides() {
             {canWrite && (
               <Group>
                 <Button
-                  color="red"
+                  color="red.9"
                   variant="white"
                   size="xs"
                   loading={clear.isPending && clear.variables.id === override.id}
@@ -113,7 +107,7 @@ function OverrideHistory() {
         Cleared <TimeAgo iso={override.cleared_at} /> by {override.cleared_by}
       </>
     ) : override.active ? (
-      <Badge color="red">On screen</Badge>
+      <Badge color="red.9">On screen</Badge>
     ) : (
       <>
         Ended <TimeAgo iso={override.expires_at ?? override.created_at} />
@@ -148,6 +142,8 @@ function OverrideHistory() {
 }
 
 export default function EmergencyPage() {
+  // Read once for the history and for what each feed raised.
+  const history = useQuery(historyQuery);
   return (
     <>
       <PageHeader
@@ -157,6 +153,7 @@ export default function EmergencyPage() {
       <Stack gap="xl">
         <ActiveOverrides />
         <OverrideForm />
+        <CapFeeds history={history.data} />
       </Stack>
       <OverrideHistory />
     </>

@@ -8,16 +8,27 @@ import { mediaSchema } from '../../../src/shared/media';
 import {
   NOTIFICATION_DEFAULT_DURATION,
   NOTIFICATION_TEXT_MAX,
-  notificationCreateSchema,
   notificationSchema,
+  targetedNotificationCreateSchema,
 } from '../../../src/shared/notification';
 import { api } from '../api/client';
 import { useCanWrite } from '../session/session';
 import { ErrorAlert } from '../ui/error-panel';
 import { fieldErrorsOf, validateBy } from '../ui/form';
 import { PageHeader } from '../ui/page-header';
+import { NO_SOUND, soundOptions, soundUrlOf } from '../ui/sound-options';
 import { WriteButton } from '../ui/write-button';
 import { NotificationHistory } from './notifications/history';
+import {
+  reachWords,
+  targetOf,
+  withTargetErrors,
+  type TargetFields,
+  type TargetNames,
+} from './notifications/target';
+import { TargetPicker } from './notifications/target-picker';
+import { groupsQuery } from './schedules/queries';
+import { useOverview } from './screens/queries';
 import { tell } from '../ui/notify';
 import { Loading } from '../ui/loading';
 
@@ -26,10 +37,7 @@ import { Loading } from '../ui/loading';
 const IconPicker = lazy(() => import('./notifications/icon-pack'));
 const BannerPreview = lazy(() => import('./notifications/banner-preview'));
 
-const NO_SOUND = 'none';
-
-interface NotificationFields {
-  channel_id: string;
+interface NotificationFields extends TargetFields {
   title: string;
   message: string;
   icon: string;
@@ -42,7 +50,8 @@ const toBody = (values: NotificationFields) => ({
   message: values.message || undefined,
   icon: values.icon || undefined,
   duration: values.duration === '' ? undefined : Number(values.duration),
-  sound_url: values.sound === NO_SOUND ? undefined : values.sound,
+  sound_url: soundUrlOf(values.sound),
+  target: targetOf(values),
 });
 
 export default function NotificationsPage() {
@@ -52,46 +61,43 @@ export default function NotificationsPage() {
     queryKey: ['channels'],
     queryFn: () => api(z.array(channelSchema), '/channels'),
   });
-  const sounds = useQuery({
-    queryKey: ['media'],
-    queryFn: () => api(z.array(mediaSchema), '/media'),
-    select: (media) => media.filter((medium) => medium.kind === 'sound'),
-  });
+  const groups = useQuery(groupsQuery);
+  const screens = useOverview();
+  const media = useQuery({ queryKey: ['media'], queryFn: () => api(z.array(mediaSchema), '/media') });
   const form = useForm<NotificationFields>({
     initialValues: {
+      where: 'channel',
       channel_id: 'ch_default',
+      group_id: '',
+      device_tag: '',
       title: '',
       message: '',
       icon: '',
       duration: NOTIFICATION_DEFAULT_DURATION,
       sound: NO_SOUND,
     },
-    validate: validateBy(notificationCreateSchema, toBody),
+    validate: (values) =>
+      withTargetErrors(validateBy(targetedNotificationCreateSchema, toBody)(values), values),
   });
   const send = useMutation({
     mutationFn: (values: NotificationFields) =>
-      api(notificationSchema, `/channels/${encodeURIComponent(values.channel_id)}/notifications`, {
-        method: 'POST',
-        body: toBody(values),
-      }),
+      api(notificationSchema, '/notifications', { method: 'POST', body: toBody(values) }),
     onSuccess: (sent) => {
       tell(`Sent "${sent.title ?? 'a sound'}"`, 'green');
       form.setValues({ title: '', message: '', icon: '' });
       void queries.invalidateQueries({ queryKey: ['notifications'] });
     },
-    onError: (error) => form.setErrors(fieldErrorsOf(error)),
+    onError: (error) => form.setErrors(withTargetErrors(fieldErrorsOf(error), form.getValues())),
   });
-  const soundOptions = [
-    { value: NO_SOUND, label: 'No sound' },
-    { value: 'default', label: 'The default sound' },
-    ...(sounds.data ?? []).map((medium) => ({ value: medium.url, label: `Library: ${medium.name}` })),
-  ];
-  const channelName = new Map(channels.data?.map((channel) => [channel.id, channel.name]));
+  const names: TargetNames = {
+    channels: new Map(channels.data?.map((channel) => [channel.id, channel.name])),
+    groups: new Map(groups.data?.map((group) => [group.id, group.name])),
+  };
   return (
     <>
       <PageHeader
         title="Notifications"
-        description="Banners at the bottom of the screens whose boards use the channel, with an optional sound."
+        description="Banners at the bottom of the screens you choose (those showing a channel, a group's, one screen or every screen), with an optional sound."
       />
       <Grid gap="xl">
         <Grid.Col span={{ base: 12, md: 6 }}>
@@ -104,16 +110,13 @@ export default function NotificationsPage() {
               {channels.error && (
                 <ErrorAlert error={channels.error} title="The channels could not be listed" />
               )}
-              <Select
-                label="Channel"
-                description="Every board showing this channel shows the banner"
-                data={(channels.data ?? []).map((channel) => ({
-                  value: channel.id,
-                  label: `${channel.name} (${channel.tag})`,
-                }))}
-                allowDeselect={false}
+              <TargetPicker
+                values={form.values}
+                inputProps={(field) => form.getInputProps(field)}
+                channels={channels.data}
+                groups={groups.data}
+                screens={screens.data}
                 disabled={!canWrite}
-                {...form.getInputProps('channel_id')}
               />
               <TextInput
                 label="Title"
@@ -149,11 +152,11 @@ export default function NotificationsPage() {
               <Select
                 label="Sound"
                 description={
-                  sounds.error
+                  media.error
                     ? 'The library could not be listed: library sounds are not offered'
                     : 'Played as the banner appears; upload sounds in the media library'
                 }
-                data={soundOptions}
+                data={soundOptions(media.data)}
                 allowDeselect={false}
                 disabled={!canWrite}
                 {...form.getInputProps('sound')}
@@ -179,12 +182,13 @@ export default function NotificationsPage() {
             <Suspense fallback={<Loading size="sm" label="Loading the preview" />}>
               <BannerPreview
                 draft={{ title: form.values.title, message: form.values.message, icon: form.values.icon }}
+                reach={reachWords(form.values, names, screens.data)}
               />
             </Suspense>
           </Stack>
         </Grid.Col>
       </Grid>
-      <NotificationHistory channelName={channelName} />
+      <NotificationHistory names={names} />
     </>
   );
 }

@@ -46,7 +46,7 @@ interface PlayerProps {
 
 /**
  * Plays the playlist of the state, full screen, with the notifications of the channels on
- * screen over it at the bottom (which channels: see docs/player.md).
+ * screen, and those sent to the screen itself, over it at the bottom (which: see docs/player.md).
  */
 export function Player({ state, store, bridge, waiting, off = false, cover = null, timing }: PlayerProps) {
   const [sequencer] = useState(() => new Sequencer(timing));
@@ -127,10 +127,14 @@ export function Player({ state, store, bridge, waiting, off = false, cover = nul
           log('info', `notification ${notification.id} not shown: ${why}`);
           return;
         }
-        if (!sequencer.getSnapshot().channels.has(notification.channel_id)) {
+        // A channel's is for the screens whose boards on screen use it; one sent to screens (every
+        // screen, a group, this screen: `channel_id` null) reached this one on purpose, so it shows
+        // over whatever plays, a board, an image, a video or the waiting screen.
+        const channelId = notification.channel_id;
+        if (channelId !== null && !sequencer.getSnapshot().channels.has(channelId)) {
           log(
             'info',
-            `notification ${notification.id} of channel ${notification.channel_id} not shown: no board on screen uses that channel`,
+            `notification ${notification.id} of channel ${channelId} not shown: no board on screen uses that channel`,
           );
           return;
         }

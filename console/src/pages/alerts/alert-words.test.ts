@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   alertDestinationCreateSchema,
   alertRuleCreateSchema,
+  type Alert,
   type AlertDelivery,
   type AlertDestination,
   type AlertRule,
@@ -23,6 +24,7 @@ import {
   destinationLabel,
   destinationWhere,
   durationWords,
+  incidentWords,
   ruleWords,
   type Names,
 } from './words';
@@ -47,6 +49,7 @@ const ops: AlertDestination = {
 const names: Names = {
   groups: new Map([['grp_lobby', 'Lobby']]),
   screens: new Map([['hall-1', 'Hall 1']]),
+  scripts: new Map([['sc_feed', 'Weather feed']]),
   destinations: new Map([noc, ops].map((destination) => [destination.id, destination])),
 };
 const rule = (target: AlertRule['target'], after_seconds: number, destination_ids: string[]): AlertRule => ({
@@ -69,6 +72,88 @@ describe('alerts in words', () => {
     expect(ruleWords(rule({ device_tag: 'hall-1' }, 10, []), names)).toBe(
       'Screen Hall 1 (hall-1) offline for 10 seconds → nobody: its destinations were deleted',
     );
+  });
+
+  it('says a rule of each event in its own words', () => {
+    const base = { id: 'arul_2', destination_ids: ['adst_noc'], created_at: at };
+    expect(
+      ruleWords(
+        { ...base, event: 'device.failing', after_seconds: 300, target: { group_id: 'grp_lobby' } },
+        names,
+      ),
+    ).toBe('Screens of group Lobby failing to show items (a failure in the last 5 minutes) → NOC webhook');
+    expect(
+      ruleWords({ ...base, event: 'script.failing', failures: 3, target: { script_id: 'sc_feed' } }, names),
+    ).toBe('Script Weather feed failing 3 runs in a row → NOC webhook');
+    expect(ruleWords({ ...base, event: 'script.failing', failures: 1, target: { all: true } }, names)).toBe(
+      'Any script failing a run → NOC webhook',
+    );
+    expect(
+      ruleWords({ ...base, event: 'node.unwritable', after_seconds: 60, target: { all: true } }, names),
+    ).toBe('The service unable to write its data for 1 minute → NOC webhook');
+  });
+
+  it('says what each incident was about, and what went wrong', () => {
+    const incident: Alert = {
+      id: 'alrt_1',
+      event: 'device.offline',
+      status: 'firing',
+      devices: ['hall-1'],
+      screens: [{ tag: 'hall-1', name: 'Hall 1' }],
+      started_at: at,
+      rule_id: 'arul_1',
+      deliveries: [],
+    };
+    expect(incidentWords(incident)).toEqual({
+      event: 'Screen offline',
+      about: 'Hall 1',
+      inFull: 'Hall 1 (hall-1)',
+      details: [],
+      ongoing: 'Still offline',
+    });
+    const failing = {
+      ...incident,
+      event: 'device.failing' as const,
+      screens: [
+        {
+          tag: 'hall-1',
+          name: 'Hall 1',
+          failures: [{ item: 'video:https://x/v.mp4', reason: 'decode', at }],
+        },
+      ],
+    };
+    expect(incidentWords(failing)).toMatchObject({
+      event: 'Screen failing to show items',
+      details: ['Hall 1: video:https://x/v.mp4 (decode)'],
+      ongoing: 'Still failing',
+    });
+    const script = {
+      ...incident,
+      event: 'script.failing' as const,
+      devices: [],
+      screens: [],
+      scripts: [
+        { id: 'sc_feed', name: 'Weather feed', failures: 3, reason: 'timed out: stopped after 10 s' },
+      ],
+    };
+    expect(incidentWords(script)).toMatchObject({
+      event: 'Script failing',
+      about: 'Weather feed',
+      details: ['Weather feed: 3 failed runs, the last timed out: stopped after 10 s'],
+    });
+    const node = {
+      ...incident,
+      event: 'node.unwritable' as const,
+      devices: [],
+      screens: [],
+      node: { id: 'host:42:ab12', reason: 'the disk is full (ENOSPC)', since: at },
+    };
+    expect(incidentWords(node)).toMatchObject({
+      event: 'Service cannot write its data',
+      about: 'Service node host:42:ab12',
+      details: ['the disk is full (ENOSPC)'],
+      ongoing: 'Still cannot write',
+    });
   });
 
   it('names a destination by its name and kind, or by where it sends', () => {
@@ -147,11 +232,14 @@ describe('the alert forms', () => {
   });
 
   const fields: RuleFields = {
+    event: 'device.offline',
     amount: 5,
     unit: 'minutes',
     which: 'group',
     group_id: '',
     device_tag: '',
+    script_id: '',
+    failures: 3,
     destination_ids: ['adst_noc'],
   };
   const validateRule = (values: RuleFields) =>
@@ -181,6 +269,43 @@ describe('the alert forms', () => {
     expect(ruleFieldErrors(fieldErrorsOf(refusal), { ...fields, group_id: 'grp_x' })).toEqual({
       group_id: 'must name an existing group',
       destination_ids: 'must name an existing alert destination',
+    });
+  });
+
+  it('sends only the fields of the event chosen', () => {
+    expect(ruleBody({ ...fields, event: 'script.failing', which: 'script', script_id: 'sc_feed' })).toEqual({
+      event: 'script.failing',
+      failures: 3,
+      target: { script_id: 'sc_feed' },
+      destination_ids: ['adst_noc'],
+    });
+    expect(ruleBody({ ...fields, event: 'node.unwritable', amount: 2 })).toEqual({
+      event: 'node.unwritable',
+      after_seconds: 120,
+      target: { all: true },
+      destination_ids: ['adst_noc'],
+    });
+    expect(
+      ruleBody({ ...fields, event: 'device.failing', which: 'screen', device_tag: 'hall-1' }),
+    ).toMatchObject({
+      event: 'device.failing',
+      after_seconds: 300,
+      target: { device_tag: 'hall-1' },
+    });
+  });
+
+  it("says a script rule's problems on its fields", () => {
+    const script = { ...fields, event: 'script.failing' as const, which: 'script' as const };
+    expect(validateRule({ ...script, failures: 0 })).toEqual({
+      failures: 'Between 1 and 50 runs',
+      script_id: 'Choose a script',
+    });
+    expect(validateRule({ ...script, script_id: 'sc_feed', failures: 50 })).toEqual({});
+    const refusal = new ApiError(400, 'invalid_request', 'script sc_x does not exist', [
+      { path: 'body.target.script_id', message: 'must name an existing script' },
+    ]);
+    expect(ruleFieldErrors(fieldErrorsOf(refusal), { ...script, script_id: 'sc_x' })).toEqual({
+      script_id: 'must name an existing script',
     });
   });
 });

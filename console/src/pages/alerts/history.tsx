@@ -12,7 +12,7 @@ import {
   deliveryState,
   destinationLabel,
   durationWords,
-  listWords,
+  incidentWords,
   phaseWords,
   type Names,
 } from './words';
@@ -75,7 +75,7 @@ function Deliveries({ incident, names }: { incident: Alert; names: Names }) {
 function StateBadge({ incident }: { incident: Alert }) {
   return incident.status === 'firing' ? (
     <Badge color="red" variant="dot" miw="max-content">
-      Still offline
+      {incidentWords(incident).ongoing}
     </Badge>
   ) : (
     <Badge color="green" variant="dot" miw="max-content">
@@ -84,13 +84,25 @@ function StateBadge({ incident }: { incident: Alert }) {
   );
 }
 
-const screensOf = (incident: Alert) =>
-  listWords(
-    incident.screens.map((screen) => screen.name || screen.tag),
-    5,
+/** What the incident was about: the event, its screens, scripts or node, and what went wrong. */
+function About({ incident }: { incident: Alert }) {
+  const words = incidentWords(incident);
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dimmed">
+        {words.event}
+      </Text>
+      <Text size="sm" fw={600} title={words.inFull}>
+        {words.about}
+      </Text>
+      {words.details.map((detail) => (
+        <Text key={detail} size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {detail}
+        </Text>
+      ))}
+    </Stack>
   );
-const screensInFull = (incident: Alert) =>
-  incident.screens.map((screen) => `${screen.name} (${screen.tag})`).join(', ');
+}
 
 function Until({ incident }: { incident: Alert }) {
   if (!incident.resolved_at) return <span style={{ whiteSpace: 'nowrap' }}>not yet</span>;
@@ -116,12 +128,10 @@ function IncidentCard({ incident, names }: { incident: Alert; names: Names }) {
             since <TimeAgo iso={incident.started_at} />
           </Text>
         </Group>
-        <Text size="sm" fw={600} title={screensInFull(incident)}>
-          {screensOf(incident)}
-        </Text>
+        <About incident={incident} />
         {incident.resolved_at && (
           <Text size="xs" c="dimmed">
-            Back <Until incident={incident} />
+            Over <Until incident={incident} />
           </Text>
         )}
         <Deliveries incident={incident} names={names} />
@@ -130,7 +140,7 @@ function IncidentCard({ incident, names }: { incident: Alert; names: Names }) {
   );
 }
 
-/** What fired, newest first: the screens, since when, until when, and how each message went. */
+/** What fired, newest first: what about, since when, until when, and how each message went. */
 export function History() {
   const incidents = useQuery(incidentsQuery);
   const names = useNames();
@@ -138,7 +148,7 @@ export function History() {
   return (
     <Section
       title="History"
-      description="Each time screens went offline, newest first, and how the messages about it went."
+      description="Each time a rule fired (screens offline or failing, a script failing, the service unable to write), newest first, and how the messages about it went."
     >
       {incidents.error && <ErrorAlert error={incidents.error} title="The history could not be listed" />}
       {phone ? (
@@ -151,14 +161,16 @@ export function History() {
         <ListTable
           label="Alert history"
           minWidth={760}
-          columns={['State', 'Screens', 'Since', 'Until', 'Messages']}
+          columns={['State', 'What', 'Since', 'Until', 'Messages']}
         >
           {incidents.data?.map((incident) => (
             <Table.Tr key={incident.id} data-testid="incident">
               <Table.Td>
                 <StateBadge incident={incident} />
               </Table.Td>
-              <Table.Td title={screensInFull(incident)}>{screensOf(incident)}</Table.Td>
+              <Table.Td>
+                <About incident={incident} />
+              </Table.Td>
               <Table.Td style={{ whiteSpace: 'nowrap' }}>
                 <TimeAgo iso={incident.started_at} />
               </Table.Td>
@@ -172,7 +184,7 @@ export function History() {
           ))}
         </ListTable>
       )}
-      {incidents.data?.length === 0 && <Text c="dimmed">No screen has gone offline under a rule yet.</Text>}
+      {incidents.data?.length === 0 && <Text c="dimmed">No rule has fired yet.</Text>}
     </Section>
   );
 }

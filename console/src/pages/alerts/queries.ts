@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { alertDestinationSchema, alertRuleSchema, alertSchema } from '../../../../src/shared/alert';
+import { scriptSchema } from '../../../../src/shared/script';
 import { api } from '../../api/client';
 import { groupsQuery } from '../schedules/queries';
 import { useOverview } from '../screens/queries';
@@ -37,17 +38,25 @@ export const incidentsQuery = queryOptions({
       : false,
 });
 
+/** The account's scripts, under the key the scripts pages read them by (a rule may watch one). */
+export const scriptsQuery = queryOptions({
+  queryKey: ['scripts'],
+  queryFn: () => api(z.array(scriptSchema), '/scripts'),
+});
+
 export const destinationPath = (id: string) => `/alert-destinations/${encodeURIComponent(id)}`;
 export const rulePath = (id: string) => `/alert-rules/${encodeURIComponent(id)}`;
 
-/** The names the rules and the history are said with: groups, screens and destinations. */
+/** The names the rules and the history are said with: groups, screens, scripts and destinations. */
 export function useNames(): Names {
   const groups = useQuery(groupsQuery);
   const screens = useOverview();
+  const scripts = useQuery(scriptsQuery);
   const destinations = useQuery(destinationsQuery);
   return {
     groups: new Map(groups.data?.map((group) => [group.id, group.name])),
     screens: new Map(screens.data?.map((screen) => [screen.tag, screen.name || screen.tag])),
+    scripts: new Map(scripts.data?.map((script) => [script.id, script.name])),
     destinations: new Map(destinations.data?.map((destination) => [destination.id, destination])),
   };
 }

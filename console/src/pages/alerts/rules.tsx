@@ -36,7 +36,7 @@ export function Rules() {
   return (
     <Section
       title="When to alert"
-      description="Which screens, offline for how long, and whom to tell. A recovery follows when they are all back."
+      description="What to watch (screens offline or failing to show items, a script failing, the service unable to write its data), for how long, and whom to tell. A recovery follows when it is over."
       action={<WriteButton onClick={() => setAdding(true)}>New rule</WriteButton>}
     >
       <Modal opened={adding} onClose={() => setAdding(false)} title="New rule" size="lg">
@@ -72,7 +72,7 @@ export function Rules() {
         ))}
       </ListTable>
       {rules.data?.length === 0 && (
-        <Text c="dimmed">No rule yet: nobody is told when a screen goes offline.</Text>
+        <Text c="dimmed">No rule yet: nobody is told when something goes wrong.</Text>
       )}
     </Section>
   );

@@ -1,14 +1,25 @@
 import type {
+  Alert,
   AlertDelivery,
   AlertDestination,
   AlertDestinationKind,
+  AlertEvent,
   AlertRule,
 } from '../../../../src/shared/alert';
 
 /**
- * Alerts said in an operator's words rather than the API's: who is told, which screens a rule
- * watches and after how long, how each message went. Pure, so the page and its tests agree.
+ * Alerts said in an operator's words rather than the API's: who is told, what a rule watches
+ * and after how long, what an incident was about, how each message went. Pure, so the page and
+ * its tests agree.
  */
+
+/** Each event as the operator picks it. */
+export const EVENT_LABEL: Record<AlertEvent, string> = {
+  'device.offline': 'Screen offline',
+  'device.failing': 'Screen failing to show items',
+  'script.failing': 'Script failing',
+  'node.unwritable': 'Service cannot write its data',
+};
 
 export const KIND_LABEL: Record<AlertDestinationKind, string> = {
   webhook: 'Webhook',
@@ -68,11 +79,13 @@ export function destinationLabel(destination: AlertDestination): string {
   return `${noun} ${destination.url_hint ?? ''}`.trim();
 }
 
-/** What the rule sentence needs to name groups, screens and destinations. */
+/** What the rule sentence needs to name groups, screens, scripts and destinations. */
 export interface Names {
   groups: ReadonlyMap<string, string>;
   /** A screen's name by its tag. */
   screens: ReadonlyMap<string, string>;
+  /** A script's name by its id. */
+  scripts: ReadonlyMap<string, string>;
   destinations: ReadonlyMap<string, AlertDestination>;
 }
 
@@ -84,6 +97,7 @@ export function targetWords(target: AlertRule['target'], names: Names): string {
       ? `Screen ${name} (${target.device_tag})`
       : `Screen ${target.device_tag}`;
   }
+  if ('script_id' in target) return `Script ${names.scripts.get(target.script_id) ?? target.script_id}`;
   return 'Any screen';
 }
 
@@ -96,9 +110,96 @@ export function recipientsWords(ids: readonly string[], names: Names): string {
   return labels.length > 0 ? labels.join(', ') : 'nobody: its destinations were deleted';
 }
 
+/** When the rule fires, after what it watches: "offline for 5 minutes". */
+function conditionWords(rule: AlertRule): string {
+  const time = durationWords(rule.after_seconds ?? 0);
+  switch (rule.event) {
+    case 'device.offline':
+      return `offline for ${time}`;
+    case 'device.failing':
+      return `failing to show items (a failure in the last ${time})`;
+    case 'script.failing': {
+      const runs = rule.failures ?? 1;
+      return runs === 1 ? 'failing a run' : `failing ${runs} runs in a row`;
+    }
+    case 'node.unwritable':
+      return `unable to write its data for ${time}`;
+  }
+}
+
 /** "Screens of group Lobby offline for 5 minutes → NOC webhook, ops@example.com". */
 export function ruleWords(rule: AlertRule, names: Names): string {
-  return `${targetWords(rule.target, names)} offline for ${durationWords(rule.after_seconds)} → ${recipientsWords(rule.destination_ids, names)}`;
+  const what =
+    rule.event === 'node.unwritable'
+      ? 'The service'
+      : rule.event === 'script.failing' && 'all' in rule.target
+        ? 'Any script'
+        : targetWords(rule.target, names);
+  return `${what} ${conditionWords(rule)} → ${recipientsWords(rule.destination_ids, names)}`;
+}
+
+/** What an incident was about, said as the history shows it. */
+export interface IncidentWords {
+  /** The event, as the operator picked it. */
+  event: string;
+  /** Its screens, scripts or node, in a few words. */
+  about: string;
+  /** All of them, for a title to hover. */
+  inFull: string;
+  /** What went wrong with each, a line each (failing items, a script's last error, the disk). */
+  details: string[];
+  /** The state while it lasts: "Still offline". */
+  ongoing: string;
+}
+
+const ONGOING: Record<AlertEvent, string> = {
+  'device.offline': 'Still offline',
+  'device.failing': 'Still failing',
+  'script.failing': 'Still failing',
+  'node.unwritable': 'Still cannot write',
+};
+
+/** Details said at most: the rest is in the title and the messages. */
+const DETAILS_SHOWN = 3;
+
+export function incidentWords(incident: Alert): IncidentWords {
+  const base = { event: EVENT_LABEL[incident.event], ongoing: ONGOING[incident.event] };
+  if (incident.node) {
+    const about = `Service node ${incident.node.id}`;
+    return { ...base, about, inFull: about, details: [incident.node.reason] };
+  }
+  if (incident.scripts) {
+    const scripts = incident.scripts;
+    return {
+      ...base,
+      about: listWords(
+        scripts.map((script) => script.name),
+        5,
+      ),
+      inFull: scripts.map((script) => `${script.name} (${script.id})`).join(', '),
+      details: scripts
+        .slice(0, DETAILS_SHOWN)
+        .map(
+          (script) => `${script.name}: ${plural(script.failures, 'failed run')}, the last ${script.reason}`,
+        ),
+    };
+  }
+  const screens = incident.screens;
+  return {
+    ...base,
+    about: listWords(
+      screens.map((screen) => screen.name || screen.tag),
+      5,
+    ),
+    inFull: screens.map((screen) => `${screen.name} (${screen.tag})`).join(', '),
+    details: screens
+      .flatMap((screen) =>
+        (screen.failures ?? []).map(
+          (failure) => `${screen.name || screen.tag}: ${failure.item} (${failure.reason})`,
+        ),
+      )
+      .slice(0, DETAILS_SHOWN),
+  };
 }
 
 export type DeliveryState = 'delivered' | 'waiting' | 'retrying' | 'failed';

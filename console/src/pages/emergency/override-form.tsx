@@ -22,6 +22,7 @@ import { confirmAction } from '../../ui/confirm';
 import { ErrorAlert } from '../../ui/error-panel';
 import { fieldErrorsOf, validateBy } from '../../ui/form';
 import { tell } from '../../ui/notify';
+import { soundOptions, soundUrlOf } from '../../ui/sound-options';
 import { WriteButton } from '../../ui/write-button';
 import { groupsQuery } from '../schedules/queries';
 import { useOverview } from '../screens/queries';
@@ -61,7 +62,7 @@ const toBody = (values: OverrideFields) => ({
   message: values.message,
   target: targetOf(values),
   background_color: values.background_color || undefined,
-  sound_url: values.sound === NONE ? undefined : values.sound,
+  sound_url: soundUrlOf(values.sound),
   image_url: values.image === NONE ? undefined : values.image,
   expires_at:
     values.lasts === UNTIL_CLEARED
@@ -135,7 +136,6 @@ export function OverrideForm() {
     if (sure) raise.mutate(values);
   };
   const images = (media.data ?? []).filter((medium) => medium.kind === 'image');
-  const sounds = (media.data ?? []).filter((medium) => medium.kind === 'sound');
   return (
     <Grid gap="xl">
       <Grid.Col span={{ base: 12, md: 6 }}>
@@ -215,11 +215,7 @@ export function OverrideForm() {
             <Select
               label="Sound"
               description="Played once as the message appears"
-              data={[
-                { value: NONE, label: 'No sound' },
-                { value: 'default', label: 'The default sound' },
-                ...sounds.map((medium) => ({ value: medium.url, label: `Library: ${medium.name}` })),
-              ]}
+              data={soundOptions(media.data)}
               allowDeselect={false}
               disabled={!canWrite}
               {...form.getInputProps('sound')}

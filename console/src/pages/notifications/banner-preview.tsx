@@ -1,7 +1,7 @@
 import '../../../../renderer/src/player/player.css';
 import './banner-preview.css';
 import { Box, Text } from '@mantine/core';
-import { useElementSize, useViewportSize } from '@mantine/hooks';
+import { useElementSize } from '@mantine/hooks';
 import { useEffect, useMemo } from 'react';
 import type { Notification } from '../../../../src/shared/notification';
 import { NotificationArea } from '../../../../renderer/src/player/notification-area';
@@ -9,7 +9,8 @@ import { NotificationQueue } from '../../../../renderer/src/player/notification-
 
 /** Long enough that the preview never leaves while the operator composes. */
 const PREVIEW_SECONDS = 86_400;
-const ASPECT = 16 / 9;
+/** The screen drawn, in CSS pixels: a 1080p panel, then scaled to the frame. */
+const SCREEN = { width: 1920, height: 1080 };
 
 export interface BannerDraft {
   title: string;
@@ -18,19 +19,20 @@ export interface BannerDraft {
 }
 
 /**
- * The banner as screens draw it: the player's own notification area, fed one notification, in
- * a 16:9 "screen" scaled to the frame. The player sizes the banner in viewport units, so the
- * screen is drawn as tall as this window's viewport (where those units agree with it) and then
- * scaled down; the card keeps one key, so typing changes it without replaying its entrance.
+ * The banner as screens draw it: the player's own notification area, fed one notification, on a
+ * 16:9 "screen" scaled to the frame. The player sizes and places the banner in container units
+ * of the screen's stage (renderer/src/screen/stage.css); the preview's screen is such a container
+ * too, so the banner takes the same share of it as on a panel. The card keeps one key, so typing
+ * changes it without replaying its entrance. `reach` says which screens will show it.
  */
-export default function BannerPreview({ draft }: { draft: BannerDraft }) {
+export default function BannerPreview({ draft, reach }: { draft: BannerDraft; reach: string }) {
   const { ref, width } = useElementSize();
-  const viewport = useViewportSize();
   const queue = useMemo(() => {
     const next = new NotificationQueue();
     const notification: Notification = {
       id: 'preview',
-      channel_id: 'preview',
+      channel_id: null,
+      target: { all: true },
       title: draft.title || null,
       message: draft.message || null,
       icon: draft.icon || null,
@@ -45,15 +47,14 @@ export default function BannerPreview({ draft }: { draft: BannerDraft }) {
     queue.resume();
     return () => queue.pause();
   }, [queue]);
-  const screenHeight = viewport.height || 800;
-  const scale = width ? width / (screenHeight * ASPECT) : 0;
+  const scale = width ? width / SCREEN.width : 0;
   const empty = !draft.title && !draft.message;
   return (
     <figure className="banner-preview" aria-label="Preview of the banner on a screen">
       <Box
         ref={ref}
         className="banner-preview-frame"
-        style={{ aspectRatio: `${ASPECT}` }}
+        style={{ aspectRatio: `${SCREEN.width} / ${SCREEN.height}` }}
         data-testid="banner-preview"
         // The player's live region would read out every keystroke: the fields say the same.
         aria-hidden
@@ -61,7 +62,7 @@ export default function BannerPreview({ draft }: { draft: BannerDraft }) {
         {scale > 0 && (
           <div
             className="banner-preview-screen"
-            style={{ width: screenHeight * ASPECT, height: screenHeight, transform: `scale(${scale})` }}
+            style={{ width: SCREEN.width, height: SCREEN.height, transform: `scale(${scale})` }}
           >
             <NotificationArea queue={queue} />
           </div>
@@ -72,8 +73,8 @@ export default function BannerPreview({ draft }: { draft: BannerDraft }) {
           </Text>
         )}
       </Box>
-      <Text component="figcaption" size="xs" c="dimmed" mt={4}>
-        As a 16:9 screen shows it, at the bottom, over whatever plays.
+      <Text component="figcaption" size="xs" c="dimmed" mt={4} data-testid="banner-preview-reach">
+        As a 16:9 screen shows it, at the bottom, over whatever plays: on {reach}.
       </Text>
     </figure>
   );

@@ -7,6 +7,7 @@ import { api } from '../../api/client';
 import { ErrorAlert } from '../../ui/error-panel';
 import { TimeAgo } from '../../ui/time';
 import { ListTable } from '../../ui/list-table';
+import { targetOfListed, whereWords, type TargetNames } from './target';
 
 function soundOf(notification: Notification): string {
   if (!notification.sound_url) return '—';
@@ -15,7 +16,7 @@ function soundOf(notification: Notification): string {
 }
 
 /** What was sent, newest first; kept live by the `notifications` notice. */
-export function NotificationHistory({ channelName }: { channelName: ReadonlyMap<string, string> }) {
+export function NotificationHistory({ names }: { names: TargetNames }) {
   const history = useQuery({
     queryKey: ['notifications'],
     queryFn: () => api(z.array(notificationSchema), '/notifications'),
@@ -29,14 +30,14 @@ export function NotificationHistory({ channelName }: { channelName: ReadonlyMap<
       <ListTable
         label="Notifications sent"
         minWidth={640}
-        columns={['Sent', 'Channel', 'Title', 'Message', 'Icon', 'Duration', 'Sound']}
+        columns={['Sent', 'Sent to', 'Title', 'Message', 'Icon', 'Duration', 'Sound']}
       >
         {history.data?.map((notification) => (
           <Table.Tr key={notification.id}>
             <Table.Td>
               <TimeAgo iso={notification.created_at} />
             </Table.Td>
-            <Table.Td>{channelName.get(notification.channel_id) ?? notification.channel_id}</Table.Td>
+            <Table.Td>{whereWords(targetOfListed(notification), names)}</Table.Td>
             <Table.Td>{notification.title ?? '—'}</Table.Td>
             <Table.Td>{notification.message ?? '—'}</Table.Td>
             <Table.Td>{notification.icon ? <Code>{notification.icon}</Code> : '—'}</Table.Td>
