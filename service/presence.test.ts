@@ -10,7 +10,7 @@ import { SOCKET_GRACE_MS } from './realtime/presence';
 import { eventsAfter, lastEventId as lastLoggedId, startTestService, type TestService } from './test-support';
 import { startAgentProcess } from './testing/agent-process';
 import { FakeClock } from './testing/fake-clock';
-import { clientsOf, hello, listen, type Client } from './testing/realtime-clients';
+import { clientsOf, cut, hello, listen, type Client } from './testing/realtime-clients';
 import { sampleHeartbeat } from '../src/shared/testing/device-fixtures';
 
 const heartbeat = heartbeatSchema.parse(sampleHeartbeat('waiting'));
@@ -133,14 +133,6 @@ describe('the presence sweep job', () => {
     expect(clock.pending).toBe(0);
   });
 });
-
-/** Cuts a client's connection as a killed process or a pulled cable does: no close handshake. */
-function cut(client: Client): void {
-  const engine = client.io.engine as unknown as { transport: { ws?: { terminate(): void } } };
-  const ws = engine.transport.ws;
-  if (!ws) throw new Error('the client has no WebSocket to cut');
-  ws.terminate();
-}
 
 describe('presence that follows the socket', () => {
   const clock = new FakeClock('2026-11-21T09:00:00.000Z');

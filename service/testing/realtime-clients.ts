@@ -55,6 +55,14 @@ export function clientsOf(url: () => string) {
   };
 }
 
+/** Cuts a client's connection as a killed process or a pulled cable does: no close handshake. */
+export function cut(client: Client): void {
+  const engine = client.io.engine as unknown as { transport: { ws?: { terminate(): void } } };
+  const ws = engine.transport.ws;
+  if (!ws) throw new Error('the client has no WebSocket to cut');
+  ws.terminate();
+}
+
 export function hello(client: Client, lastEventId: number | null, tag = 'lobby'): Promise<HelloAck> {
   return client.emitWithAck('hello', { device_tag: tag, last_event_id: lastEventId });
 }
