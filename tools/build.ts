@@ -7,14 +7,28 @@
 // `npm start`, `npm run service` and `npm run start:web` run the second before their bundle, so
 // they work right after `npm ci` and cost some 60 ms afterwards. Node runs this file as it is (it
 // strips the types itself): building needs esbuild and vite, never tsx or a compiler.
+//
+// It prints one line, `built <targets> in <s> s; <n> warnings in dist/build.log`, and a failure's
+// message: the bundlers' own output goes to dist/build.log (build-output.ts). The targets are built
+// by this same file in a child process, `--worker <target ...>`, whose output is that log.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import {
+  buildLogged,
+  countingViteLogger,
+  esbuildWarnings,
+  report,
+  summaryLine,
+  type Todo,
+} from './build-output.ts';
 import { compressFolder } from './compress.ts';
 import { freshness, stamped } from './freshness.ts';
 import { NODE_BUNDLES, bodyOf, buildNodeBundle, type NodeBundle } from './node-bundles.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Where the bundlers' output goes, anew at each build. */
+const LOG_FILE = join(ROOT, 'dist', 'build.log');
 
 const TARGET_NAMES = [
   'renderer',
@@ -34,7 +48,8 @@ interface Target {
   outputs: readonly string[];
   /** Targets whose output it needs at run time (for --if-stale). */
   needs: readonly TargetName[];
-  build(): Promise<unknown>;
+  /** `warned` counts vite's warnings (esbuild's are counted in the log). */
+  build(warned: () => void): Promise<unknown>;
 }
 
 /** Inputs of every target: the build itself, the compiler options esbuild reads, the packages. */
@@ -53,10 +68,12 @@ const TARGETS: Record<TargetName, Target> = {
     inputs: ['renderer', 'src/shared', 'resources/sounds'],
     outputs: ['dist/renderer/index.html'],
     needs: [],
-    async build() {
+    async build(warned) {
       const { build } = await import('vite');
-      // Warnings only, on stderr: `npm run service -- token create` prints the token on stdout.
-      await build({ configFile: join(ROOT, 'renderer', 'vite.config.ts'), logLevel: 'warn' });
+      await build({
+        configFile: join(ROOT, 'renderer', 'vite.config.ts'),
+        customLogger: await countingViteLogger(warned),
+      });
       // For the web player, which serves the whole folder (src/web-player/static-server.ts).
       await compressFolder(join(ROOT, 'dist', 'renderer'));
     },
@@ -65,9 +82,12 @@ const TARGETS: Record<TargetName, Target> = {
     inputs: ['console', 'renderer/src', 'src/shared'],
     outputs: ['dist/console/index.html'],
     needs: [],
-    async build() {
+    async build(warned) {
       const { build } = await import('vite');
-      await build({ configFile: join(ROOT, 'console', 'vite.config.ts'), logLevel: 'warn' });
+      await build({
+        configFile: join(ROOT, 'console', 'vite.config.ts'),
+        customLogger: await countingViteLogger(warned),
+      });
       // Only its files: its pages are read and templated per request (service/routes/console.ts).
       await compressFolder(join(ROOT, 'dist', 'console', 'assets'));
     },
@@ -106,19 +126,31 @@ function closure(names: readonly TargetName[], withNeeds: boolean): TargetName[]
   return [...result];
 }
 
-async function buildTarget(name: TargetName, reason: string): Promise<void> {
-  const started = performance.now();
-  await stamped(stampOf(name), () => TARGETS[name].build());
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  // On stderr, as everything here: the product's own output comes after, on stdout.
-  process.stderr.write(`built ${name} (${TARGETS[name].outputs.join(', ')}) in ${seconds} s${reason}\n`);
+/** In the child (--worker): builds one target and reports it to the parent. */
+async function buildTarget(name: TargetName): Promise<void> {
+  let warnings = 0;
+  try {
+    await stamped(stampOf(name), () => TARGETS[name].build(() => (warnings += 1)));
+    await report({ name, warnings });
+  } catch (error) {
+    await report({ name, warnings, error: (error as Error).message });
+  }
+}
+
+/** The child's whole job: the targets given, side by side, whatever their freshness. */
+async function work(names: readonly TargetName[]): Promise<void> {
+  // Side by side: esbuild and vite each use the cores they get, and most of a build is waiting.
+  await Promise.all(names.map(buildTarget));
 }
 
 /** Builds `names` (with --if-stale only the stale ones, and what they need); false on a failure. */
 async function run(args: readonly string[]): Promise<boolean> {
   const { values, positionals } = parseArgs({
     args: [...args],
-    options: { 'if-stale': { type: 'boolean', default: false } },
+    options: {
+      'if-stale': { type: 'boolean', default: false },
+      worker: { type: 'boolean', default: false },
+    },
     allowPositionals: true,
   });
   const unknown = positionals.filter((name) => !isTarget(name));
@@ -127,9 +159,13 @@ async function run(args: readonly string[]): Promise<boolean> {
     return false;
   }
   const asked = positionals.filter(isTarget);
+  if (values.worker) {
+    await work(asked);
+    return true;
+  }
   const ifStale = values['if-stale'];
   const names = closure(asked.length > 0 ? asked : TARGET_NAMES, ifStale);
-  const todo: { name: TargetName; reason: string }[] = [];
+  const todo: (Todo & { name: TargetName })[] = [];
   for (const name of names) {
     if (!ifStale) {
       todo.push({ name, reason: '' });
@@ -140,14 +176,26 @@ async function run(args: readonly string[]): Promise<boolean> {
       ...COMMON_INPUTS.map(here),
       ...target.inputs.map(here),
     ]);
-    if (!state.fresh) todo.push({ name, reason: ` (${state.reason})` });
+    if (!state.fresh) todo.push({ name, reason: state.reason });
   }
-  // Side by side: esbuild and vite each use the cores they get, and most of a build is waiting.
-  const results = await Promise.allSettled(todo.map(({ name, reason }) => buildTarget(name, reason)));
-  const failed = results.flatMap((result, index) =>
-    result.status === 'rejected' ? [{ name: todo[index]?.name, error: result.reason as Error }] : [],
-  );
-  for (const { name, error } of failed) console.error(`tools/build.ts: ${name} failed: ${error.message}`);
+  if (todo.length === 0) return true;
+  const started = performance.now();
+  const targets = todo.map(({ name }) => name);
+  const results = await buildLogged(fileURLToPath(import.meta.url), ['--worker', ...targets], todo, LOG_FILE);
+  const failed = results.filter((result) => result.error !== undefined);
+  // On stderr, as everything here: the product's own output comes after, on stdout.
+  for (const { name, error } of failed) console.error(`tools/build.ts: ${name} failed: ${error}`);
+  const warnings =
+    results.reduce((sum, result) => sum + result.warnings, 0) + (await esbuildWarnings(LOG_FILE));
+  const line = summaryLine({
+    todo,
+    seconds: (performance.now() - started) / 1000,
+    warnings,
+    failed: failed.map(({ name }) => name),
+    logFile: LOG_FILE,
+    root: ROOT,
+  });
+  process.stderr.write(`${line}\n`);
   return failed.length === 0;
 }
 

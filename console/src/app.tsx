@@ -2,11 +2,15 @@ import { Center } from '@mantine/core';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { CONSOLE_BASE } from '../../src/shared/console-page';
 import { HOME, PAGES } from './pages';
+import { followPairLink } from './pages/screens/pair-link';
 import { SessionProvider, useSessionQuery, useSignedOutHandler } from './session/session';
 import { SignInPage } from './session/sign-in-page';
 import { Shell } from './shell/shell';
 import { ErrorPanel, NotFound, RouteError } from './ui/error-panel';
 import { Loading } from './ui/loading';
+
+// Before the router reads the address: a screen's QR code opens `/#/pair?code=…`.
+followPairLink();
 
 const router = createBrowserRouter(
   [

@@ -15,8 +15,9 @@ const RATE_LIMITED_MS = 60_000;
 
 /**
  * The console's page that claims a code, with the code filled in: what the screen's QR code
- * holds. The console (not there yet) is served by the service itself, at its root, with its
- * pages in the fragment; until it is, a code is claimed with `POST /pairings/claim`.
+ * holds. The console, served by the service at its root, turns this address into its Screens
+ * page with the pair dialog open (console/src/pages/screens/pair-link.ts); every screen shows
+ * this form of it, so it stays as it is.
  */
 export function claimUrl(server: string, code: string): string {
   return `${server}/#/pair?code=${code}`;

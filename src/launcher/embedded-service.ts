@@ -15,6 +15,7 @@ import { DeviceRepository } from '../../service/repositories/devices';
 import { PlaylistRepository } from '../../service/repositories/playlists';
 import { seedDemo } from '../../service/scripts/demo';
 import type { Logger } from '../agent/ports';
+import { listenOnChosenPort, type PortWish } from '../node/port-choice';
 
 /**
  * What seeds the demo content: `seedDemo(ctx)` of service/scripts/demo.ts by default. It also
@@ -29,6 +30,8 @@ export interface EmbeddedService {
   token: string;
   /** A one-time link that signs the demo admin in to the console (15 minutes), when there is an admin. */
   consoleLink?: string;
+  /** Why it is not on the port wanted (another program has that one), when it is not. */
+  portNote?: string | null;
   close(): Promise<void>;
 }
 
@@ -82,8 +85,9 @@ export async function showDemoOnDevice(ctx: ServiceContext, deviceTag: string): 
 }
 
 /**
- * The service in this process, on a free loopback port, with its store in `dataDir` (so the demo
- * is seeded once and survives restarts) and the demo content.
+ * The service in this process, on a loopback port (`port`: by default any free one; `npm start`
+ * asks for the one of its last start), with its store in `dataDir` (so the demo is seeded once
+ * and survives restarts) and the demo content.
  */
 export async function startEmbeddedService(options: {
   dataDir: string;
@@ -91,6 +95,7 @@ export async function startEmbeddedService(options: {
   log: Logger;
   /** Null: no demo content (tests). */
   seeder?: DemoSeeder | null;
+  port?: PortWish;
 }): Promise<EmbeddedService> {
   const { dataDir, deviceTag, log } = options;
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
@@ -107,9 +112,14 @@ export async function startEmbeddedService(options: {
     if (seeder) await seeder(app.wallboard, { deviceTag });
     const playlist = await showDemoOnDevice(app.wallboard, deviceTag);
     if (playlist) log.info(`device "${deviceTag}" shows playlist ${playlist}`);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
+    const { port, note } = await listenOnChosenPort(
+      options.port ?? { requested: 0, byDefault: 0, flag: '--service-port' },
+      async (wanted) => {
+        await app.listen({ port: wanted, host: '127.0.0.1' });
+        const address = app.server.address();
+        return typeof address === 'object' && address ? address.port : wanted;
+      },
+    );
     const url = `http://127.0.0.1:${port}`;
     const admin = await consoleAdmin(db);
     const code = admin ? await createSignInCode(db, admin, new Date()) : null;
@@ -117,6 +127,7 @@ export async function startEmbeddedService(options: {
       url,
       token,
       ...(code ? { consoleLink: signInLink(url, code) } : {}),
+      portNote: note,
       close: () => stopService(app, db),
     };
   } catch (error) {

@@ -1,53 +1,23 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SystemInfo } from '../agent/ports';
 import { startEmbeddedService } from './embedded-service';
 import { KIOSK_GAVE_UP_STATUS } from './kiosk-healing';
 import { runLauncher, type LauncherDeps } from './launcher';
+import { launcherBench, system, type LauncherBench } from './testing/launcher-deps';
 import { startWebPlayer } from './web-fallback';
 
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
-const system: SystemInfo = {
-  machineId: async () => '0123456789abcdef',
-  hostname: async () => 'test-host',
-  snapshot: async () => ({
-    os: 'test',
-    cpu_load: 0,
-    memory: { total_bytes: 1, used_bytes: 1 },
-    uptime_seconds: 1,
-  }),
-};
-
+let bench: LauncherBench;
 let dir: string;
 let said: string[];
+let defaultPorts: LauncherBench['defaultPorts'];
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'wallboard-launcher-'));
-  said = [];
-  await mkdir(join(dir, 'renderer'));
-  await writeFile(join(dir, 'renderer', 'index.html'), '<!doctype html><title>player</title>');
+  bench = await launcherBench();
+  ({ dir, said, defaultPorts } = bench);
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-function deps(overrides: Partial<LauncherDeps>): LauncherDeps {
-  return {
-    root: '/project',
-    rendererDir: join(dir, 'renderer'),
-    appVersion: '0.1.0',
-    log: quiet,
-    system,
-    say: (line) => said.push(line),
-    findElectron: () => ({ ok: false, reason: 'node_modules/electron holds no binary' }),
-    startService: () => Promise.reject(new Error('no service in this test')),
-    spawnElectron: () => {
-      throw new Error('no Electron in this test');
-    },
-    startWebPlayer: () => Promise.reject(new Error('no web player in this test')),
-    openBrowser: async () => ({ reason: 'no display' }),
-    ...overrides,
-  };
-}
+const deps = (overrides: Partial<LauncherDeps>) => bench.deps(overrides);
 
 function fakeElectronSpawner() {
   const spawned: { path: string; args: string[]; env: Record<string, string> }[] = [];
@@ -80,21 +50,27 @@ describe('npm start without an Electron runtime', () => {
       expect(said.filter((line) => /Electron/.test(line))).toEqual([
         'No Electron runtime on this machine (node_modules/electron holds no binary): serving the web player instead.',
       ]);
-      expect(said[0]).toMatch(
-        /^No service configured: the embedded one with the demo content runs at http:\/\/127\.0\.0\.1:\d+$/,
+      expect(said[0]).toBe(
+        `No service configured: the embedded one with the demo content runs at http://127.0.0.1:${defaultPorts.service}`,
       );
-      // A one-time link that signs the demo admin in to the console, the code in the fragment.
-      const port = /:(\d+)$/.exec(said[0] ?? '')?.[1];
-      expect(said[1]).toMatch(
-        new RegExp(`^Console: http://127\\.0\\.0\\.1:${port}/console/sign-in#code=wbc_[\\w-]{43}$`),
-      );
-      expect(said.at(-1)).toBe(
+      expect(said.at(-4)).toBe(
         `Wallboard web player for "screen-0123456789ab" at ${running.url} (not opened: no display)`,
+      );
+      // Last, set apart: the console's address, and a one-time link that signs the demo admin in,
+      // the code in the fragment.
+      expect(said.slice(-3, -1)).toEqual([
+        '',
+        `Console: http://127.0.0.1:${defaultPorts.service}/console/ (the same address at every start)`,
+      ]);
+      expect(said.at(-1)).toMatch(
+        new RegExp(
+          `^Sign in with this one-time link \\(within 15 minutes\\): http://127\\.0\\.0\\.1:${defaultPorts.service}/console/sign-in#code=wbc_[\\w-]{43}$`,
+        ),
       );
       const page = await fetch(running.url);
       expect(await page.text()).toContain('<title>player</title>');
       // The agent behind the page registered with the embedded service.
-      const serviceUrl = said[0]?.split(' at ')[1] ?? '';
+      const serviceUrl = `http://127.0.0.1:${defaultPorts.service}`;
       await expect
         .poll(
           async () =>
@@ -252,6 +228,8 @@ describe('npm start with an Electron runtime', () => {
       },
     ]);
     expect(said.some((line) => /No Electron/.test(line))).toBe(false);
+    // The console last, once Electron runs.
+    expect(said.at(-1)).toBe('Console: http://127.0.0.1:4321/console/');
     electron.exit(3);
     await expect(running?.done).resolves.toBe(3);
     expect(closed).toEqual(['service']);
@@ -302,7 +280,16 @@ describe('npm start with an Electron runtime', () => {
 
 it('lists its flags with --help', async () => {
   expect(await runLauncher(['--help'], {}, deps({}))).toBeNull();
-  for (const flag of ['--server', '--token', '--tag', '--windowed', '--web', '--port', '--data-dir']) {
+  for (const flag of [
+    '--server',
+    '--token',
+    '--tag',
+    '--windowed',
+    '--web',
+    '--port',
+    '--service-port',
+    '--data-dir',
+  ]) {
     expect(said[0]).toContain(flag);
   }
 });

@@ -1,10 +1,13 @@
 import type { ClientConfig } from '../agent/config';
 import { createNodeAgent } from '../agent/node-agent';
 import type { Logger, SystemInfo } from '../agent/ports';
-import { startWebPlayerServer } from '../web-player/web-player-server';
+import { listenOnChosenPort, type PortWish } from '../node/port-choice';
+import { startWebPlayerServer, type WebPlayerServer } from '../web-player/web-player-server';
 
 export interface WebPlayer {
   url: string;
+  /** Why it is not on the port wanted (another program has that one), when it is not. */
+  portNote?: string | null;
   /** A recovery of the kiosk around the player (its browser restarted), for the next heartbeat. */
   recordRecovery(what: string): void;
   close(): Promise<void>;
@@ -18,7 +21,7 @@ export async function startWebPlayer(options: {
   config: ClientConfig;
   dataDir: string;
   rendererDir: string;
-  port: number;
+  port: PortWish;
   appVersion: string;
   log: Logger;
   system?: SystemInfo;
@@ -33,16 +36,24 @@ export async function startWebPlayer(options: {
     ...(system ? { system } : {}),
   });
   await agent.start();
+  // Started again on the next port when one is taken: a failed start leaves nothing behind.
+  const started: { server?: WebPlayerServer } = {};
   try {
-    const server = await startWebPlayerServer({
-      host: agent,
-      rendererDir,
-      mediaDir: config.cacheDir,
-      port,
-      log,
+    const { note } = await listenOnChosenPort(port, async (wanted) => {
+      started.server = await startWebPlayerServer({
+        host: agent,
+        rendererDir,
+        mediaDir: config.cacheDir,
+        port: wanted,
+        log,
+      });
+      return Number(new URL(started.server.url).port);
     });
+    const { server } = started;
+    if (!server) throw new Error('the web player did not start');
     return {
       url: server.url,
+      portNote: note,
       recordRecovery: (what) => agent.recordRecovery(what),
       async close() {
         await server.close();
@@ -50,6 +61,7 @@ export async function startWebPlayer(options: {
       },
     };
   } catch (error) {
+    await started.server?.close();
     await agent.stop();
     throw error;
   }

@@ -1,13 +1,18 @@
 // `npm run start:web`: the device agent headless, and the player page for any browser.
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { closeOnSignals } from '../node/close-on-signals';
+import { listenOnChosenPort } from '../node/port-choice';
 import { ConfigError, credentialOf } from '../agent/config';
 import { agentFlagHelp, AGENT_FLAG_OPTIONS, settingsFromFlags } from '../agent/flags';
 import { consoleLogger } from '../agent/node-edges';
 import { createNodeAgent, defaultDataDir, loadAgentConfig } from '../agent/node-agent';
-import { startWebPlayerServer, WEB_TILE_URL_TEMPLATE } from './web-player-server';
+import { startWebPlayerServer, WEB_TILE_URL_TEMPLATE, type WebPlayerServer } from './web-player-server';
+
+/** The player's port when none is given nor used before. */
+const DEFAULT_PORT = 8080;
 
 const HELP = `Usage: npm run start:web -- [--server <url>] [--token <token>] [options]
 
@@ -23,7 +28,9 @@ ${agentFlagHelp({
   'cache-dir': 'default <data-dir>/media',
 })}
   --data-dir <dir>       state and settings (default $XDG_DATA_HOME/wallboard or ~/.local/share/wallboard)
-  --port <port>          the player's port (default 8080; 0 picks a free one)
+  --port <port>          the player's port (default: the last one used, else ${DEFAULT_PORT}; one taken
+                         by another program, a second player, is swapped for a free one and
+                         said; 0 picks a free one)
   --host <address>       the player's address (default 127.0.0.1)
   -h, --help             show this help
 `;
@@ -38,7 +45,7 @@ async function main(): Promise<void> {
     options: {
       ...AGENT_FLAG_OPTIONS,
       'data-dir': { type: 'string' },
-      port: { type: 'string', default: '8080' },
+      port: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -47,8 +54,8 @@ async function main(): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
-  const port = Number(values.port);
-  if (!/^\d+$/.test(values.port) || port > 65535)
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (values.port !== undefined && (!/^\d+$/.test(values.port) || Number(values.port) > 65535))
     throw new ConfigError(`--port must be a port number, not "${values.port}"`);
   if (!existsSync(RENDERER_DIR)) throw new ConfigError('dist/renderer is missing: run `npm run build` first');
   const dataDir = values['data-dir'] ?? defaultDataDir();
@@ -63,15 +70,26 @@ async function main(): Promise<void> {
     log,
   });
   await agent.start();
-  const server = await startWebPlayerServer({
-    host: agent,
-    rendererDir: RENDERER_DIR,
-    mediaDir: config.cacheDir,
-    tiles,
-    port,
-    hostname: values.host,
-    log,
-  });
+  // A second player on this machine (`npm start` holds 8080) takes another port rather than failing.
+  const started: { server?: WebPlayerServer } = {};
+  const { note } = await listenOnChosenPort(
+    { requested: port, byDefault: DEFAULT_PORT, memory: join(dataDir, 'port'), flag: '--port' },
+    async (wanted) => {
+      started.server = await startWebPlayerServer({
+        host: agent,
+        rendererDir: RENDERER_DIR,
+        mediaDir: config.cacheDir,
+        tiles,
+        port: wanted,
+        hostname: values.host,
+        log,
+      });
+      return Number(new URL(started.server.url).port);
+    },
+  );
+  const { server } = started;
+  if (!server) throw new Error('the web player did not start');
+  if (note) process.stdout.write(`${note}\n`);
   // Scripts and tests that start the player on port 0 read the address from this line.
   process.stdout.write(
     credentialOf(config)

@@ -1,83 +1,19 @@
-import { Badge, Button, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Badge, Button, Modal, Stack, Table, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { z } from 'zod';
-import {
-  TOKEN_SCOPES,
-  tokenCreatedSchema,
-  tokenCreateSchema,
-  tokenSchema,
-  type Token,
-  type TokenCreated,
-} from '../../../src/shared/token';
+import { tokenSchema, type Token, type TokenCreated } from '../../../src/shared/token';
 import { api, send } from '../api/client';
 import { confirmAction } from '../ui/confirm';
 import { ErrorAlert } from '../ui/error-panel';
-import { fieldErrorsOf, validateBy } from '../ui/form';
 import { PageHeader } from '../ui/page-header';
 import { SecretOnce } from '../ui/secret-once';
 import { TimeAgo } from '../ui/time';
 import { WriteButton } from '../ui/write-button';
 import { ListTable } from '../ui/list-table';
-
-const SCOPE_HELP: Record<Token['scope'], string> = {
-  full: 'Full: reads and changes everything',
-  readonly: 'Read only: reads everything, changes nothing',
-  affiliated: 'Affiliated: what a screen needs (bind it to one screen)',
-};
-
-interface TokenFields {
-  name: string;
-  scope: Token['scope'];
-  device_tag: string;
-}
-
-const toBody = (values: TokenFields) => ({ ...values, device_tag: values.device_tag.trim() || undefined });
-
-function CreateTokenForm({ onCreated }: { onCreated: (token: TokenCreated) => void }) {
-  const form = useForm<TokenFields>({
-    mode: 'uncontrolled',
-    initialValues: { name: '', scope: 'readonly', device_tag: '' },
-    validate: validateBy(tokenCreateSchema, toBody),
-  });
-  const create = useMutation({
-    mutationFn: (values: TokenFields) =>
-      api(tokenCreatedSchema, '/account/tokens', { method: 'POST', body: toBody(values) }),
-    onSuccess: onCreated,
-    onError: (error) => form.setErrors(fieldErrorsOf(error)),
-  });
-  return (
-    <form onSubmit={form.onSubmit((values) => create.mutate(values))} noValidate>
-      <Stack>
-        {create.error && <ErrorAlert error={create.error} details={false} />}
-        <TextInput
-          label="Name"
-          description="Who or what uses it"
-          key={form.key('name')}
-          {...form.getInputProps('name')}
-        />
-        <Select
-          label="Scope"
-          data={TOKEN_SCOPES.map((scope) => ({ value: scope, label: SCOPE_HELP[scope] }))}
-          allowDeselect={false}
-          key={form.key('scope')}
-          {...form.getInputProps('scope')}
-        />
-        <TextInput
-          label="Screen"
-          description="The tag of the one screen an affiliated token acts for (optional)"
-          key={form.key('device_tag')}
-          {...form.getInputProps('device_tag')}
-        />
-        <Button type="submit" loading={create.isPending}>
-          Create the token
-        </Button>
-      </Stack>
-    </form>
-  );
-}
+import { CreateTokenForm, TokenUsage } from './tokens/create-token-form';
+import type { TokenPurpose } from './tokens/purposes';
 
 export default function TokensPage() {
   const tokens = useQuery({
@@ -85,7 +21,7 @@ export default function TokensPage() {
     queryFn: () => api(z.array(tokenSchema), '/account/tokens'),
   });
   const [opened, { open, close }] = useDisclosure();
-  const [created, setCreated] = useState<TokenCreated | null>(null);
+  const [created, setCreated] = useState<{ token: TokenCreated; purpose: TokenPurpose } | null>(null);
   const revoke = useMutation({
     mutationFn: (id: string) => send(`/account/tokens/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   });
@@ -147,11 +83,12 @@ export default function TokensPage() {
       <Modal opened={opened} onClose={closeModal} title={created ? 'Token created' : 'New token'}>
         {created ? (
           <Stack>
-            <SecretOnce secret={created.token} what="token" />
+            <SecretOnce secret={created.token.token} what="token" />
+            <TokenUsage token={created.token} purpose={created.purpose} />
             <Button onClick={closeModal}>Done</Button>
           </Stack>
         ) : (
-          <CreateTokenForm onCreated={setCreated} />
+          <CreateTokenForm onCreated={(token, purpose) => setCreated({ token, purpose })} />
         )}
       </Modal>
     </>

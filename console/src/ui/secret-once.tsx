@@ -18,7 +18,11 @@ export function SecretOnce({
       <Stack gap="xs">
         <Text size="sm">{note}</Text>
         <Group gap="xs" wrap="nowrap" align="center">
-          <Code block style={{ flex: 1, wordBreak: 'break-all' }} data-testid="secret">
+          <Code
+            block
+            style={{ flex: 1, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+            data-testid="secret"
+          >
             {secret}
           </Code>
           <CopyButton value={secret}>

@@ -22,12 +22,12 @@ const toBody = ({ code, name, playlist_id }: PairFields) => ({
   playlist_id: playlist_id ?? undefined,
 });
 
-function PairForm({ onPaired }: { onPaired: (device: Device) => void }) {
+function PairForm({ code, onPaired }: { code: string; onPaired: (device: Device) => void }) {
   const playlists = usePlaylists();
   const queries = useQueryClient();
   const form = useForm<PairFields>({
     mode: 'uncontrolled',
-    initialValues: { code: '', name: '', playlist_id: null },
+    initialValues: { code, name: '', playlist_id: null },
     validate: validateBy(pairingClaimSchema, toBody),
   });
   const claim = useMutation({
@@ -55,13 +55,15 @@ function PairForm({ onPaired }: { onPaired: (device: Device) => void }) {
           autoComplete="off"
           autoCapitalize="characters"
           spellCheck={false}
-          data-autofocus
+          // A code that came filled in (the screen's QR code) leaves the name to type next.
+          data-autofocus={code === '' ? true : undefined}
           key={form.key('code')}
           {...form.getInputProps('code')}
         />
         <TextInput
           label="Name"
           description="Where it hangs or what it is for (optional)"
+          data-autofocus={code === '' ? undefined : true}
           key={form.key('name')}
           {...form.getInputProps('name')}
         />
@@ -84,8 +86,19 @@ function PairForm({ onPaired }: { onPaired: (device: Device) => void }) {
   );
 }
 
-/** Pairs a new screen by the code it shows; the screen's page follows. */
-export function PairModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+/**
+ * Pairs a new screen by the code it shows (`code`: filled in, from the screen's QR code); the
+ * screen's page follows.
+ */
+export function PairModal({
+  opened,
+  code = '',
+  onClose,
+}: {
+  opened: boolean;
+  code?: string;
+  onClose: () => void;
+}) {
   const navigate = useNavigate();
   const paired = (device: Device) => {
     onClose();
@@ -94,7 +107,7 @@ export function PairModal({ opened, onClose }: { opened: boolean; onClose: () =>
   };
   return (
     <Modal opened={opened} onClose={onClose} title="Pair a screen">
-      <PairForm onPaired={paired} />
+      <PairForm code={code} onPaired={paired} />
     </Modal>
   );
 }
