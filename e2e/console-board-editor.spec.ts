@@ -6,7 +6,8 @@ import { checkPage, consoleTest as test, expect } from './console-kit';
 // The board editor, only through the console (the screen's playlist set up through the API): a
 // board built from the gallery, its widgets dragged, resized and moved by the keyboard on the
 // grid, with undo and redo; data set through the JSON editor (a bad value refused as typed);
-// saved, and a playing screen shows it within a second; exported and imported back.
+// saved once with the layout, and a playing screen shows it within a second; exported and
+// imported back.
 
 const GRID = { columns: 32, rows: 20 };
 
@@ -117,15 +118,16 @@ test('a board built in the editor plays as built', async ({ admin: page, stack, 
     'gauge · atrium-gauge, at column 9, row 3, 8 by 7 cells',
   );
 
-  // The value's data through the JSON editor: a bad value is said at its line and cannot be saved.
+  // The value's data through the JSON editor (the advanced view): a bad value is said at its line
+  // and the board cannot be saved; the data is saved with the board.
   await handle(page, 'value').click();
+  await page.getByText('Advanced (JSON)').click();
   await typeData(page, '{\n  "title": "Visitors",\n  "value": true\n}');
   const problems = page.getByTestId('data-problems');
   await expect(problems).toContainText('line 3: value:');
-  await expect(page.getByRole('button', { name: 'Save the data' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Save the board' })).toBeDisabled();
   await typeData(page, '{\n  "title": "Visitors",\n  "value": 1234\n}');
   await expect(problems).toContainText('The data fits the value widget.');
-  await page.getByRole('button', { name: 'Save the data' }).click();
   await expect(drawn(page, 'atrium-value')).toContainText('Visitors');
   await page.evaluate(() => window.scrollTo(0, 0));
   await checkPage(page, 'board-editor');
@@ -160,7 +162,7 @@ test('a board built in the editor plays as built', async ({ admin: page, stack, 
   await (await download).saveAs(file);
   expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ name: 'Atrium' });
   await page.locator('input[type="file"]').setInputFiles(file);
-  await expect(page.getByRole('row', { name: /^Atrium/ })).toHaveCount(2);
+  await expect(page.getByRole('row', { name: /^Select Atrium / })).toHaveCount(2);
   const boards = await stack.api<{ id: string; name: string }[]>('GET', '/boards');
   const copy = boards.find((board) => board.name === 'Atrium' && board.id !== id)!;
   expect(placements(await stack.api('GET', `/boards/${copy.id}/export`))).toEqual(placements(exported));

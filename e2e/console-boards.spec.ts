@@ -49,7 +49,7 @@ test('boards are created, imported, exported, duplicated, set and played', async
   const good = testInfo.outputPath('lobby.json');
   await writeFile(good, JSON.stringify(LOBBY));
   await page.locator('input[type="file"]').setInputFiles(good);
-  const lobby = page.getByRole('row', { name: /^Lobby dark 32 x 20 1 / });
+  const lobby = page.getByRole('row', { name: /^Select Lobby Lobby dark 32 x 20 1 / });
   await expect(lobby).toBeVisible();
 
   // The export downloads as Lobby.json, and holds the widget.
@@ -64,10 +64,10 @@ test('boards are created, imported, exported, duplicated, set and played', async
 
   // Duplicated, and the first board deleted.
   await lobby.getByRole('button', { name: 'Duplicate Lobby' }).click();
-  await expect(page.getByRole('row', { name: /^Lobby \(copy\)/ })).toBeVisible();
+  await expect(page.getByRole('row', { name: /^Select Lobby \(copy\)/ })).toBeVisible();
   await page.getByRole('button', { name: 'Delete Hall' }).click();
   await page.getByRole('button', { name: 'Delete the board' }).click();
-  await expect(page.getByRole('row', { name: /^Hall/ })).toHaveCount(0);
+  await expect(page.getByRole('row', { name: /^Select Hall / })).toHaveCount(0);
   await checkPage(page, 'boards');
 
   // A screen plays the board.
@@ -189,7 +189,7 @@ test('a viewer sees the boards and changes nothing', async ({ page, stack }) => 
   });
   await signIn(page, stack, VIEWER);
   await page.goto(`${stack.serviceUrl}/console/boards`);
-  await expect(page.getByRole('row', { name: /^Seen/ })).toBeVisible();
+  await expect(page.getByRole('row', { name: /^Select Seen / })).toBeVisible();
   await expect(page.getByRole('button', { name: 'New board' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Import a board' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Delete Seen' })).toBeDisabled();

@@ -71,6 +71,11 @@ export async function expectAccessible(page: Page): Promise<void> {
 export async function checkPage(page: Page, name: string): Promise<void> {
   for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(viewport);
+    // Checked once what follows the size has been drawn: a board preview scales itself to its
+    // new width in the frames after a resize, and until then it lies over what comes below it.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
     await expectAccessible(page);
     if (process.env.WALLBOARD_REFERENCES) {
       await mkdir(REFERENCES, { recursive: true });

@@ -95,7 +95,13 @@ test('a playlist of a board and an image is built, reordered, saved, assigned an
   );
   expect(saved.items).toEqual([
     { type: 'board', board_id: board.id, channel_id: null, duration: 3 },
-    { type: 'image', url: expect.stringMatching(/^\/media\/[\w-]+\/content$/), fit: 'fit', duration: 3 },
+    // Named by its content's version (docs/api/media.md).
+    {
+      type: 'image',
+      url: expect.stringMatching(/^\/media\/[\w-]+\/content\?v=[0-9a-f]{16}$/),
+      fit: 'fit',
+      duration: 3,
+    },
   ]);
 
   // Changed elsewhere while edited here: told, and the edits are not overwritten.
@@ -108,9 +114,17 @@ test('a playlist of a board and an image is built, reordered, saved, assigned an
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('You have unsaved changes')).toHaveCount(0);
 
-  // Given to the screen, which shows the board, then the image.
+  // Given to the screen with the page's one Save (picking it changes nothing yet), and the
+  // screen shows the board, then the image.
   await page.getByRole('combobox', { name: 'Screens that play it' }).click();
   await page.getByRole('option', { name: `Screen ${stack.tag} (${stack.tag})` }).click();
+  await page.keyboard.press('Escape');
+  await expect(page.getByText('You have unsaved changes')).toBeVisible();
+  expect(
+    (await stack.api<{ playlist_id: string | null }>('GET', `/devices/${stack.tag}`)).playlist_id,
+  ).toBeNull();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('You have unsaved changes')).toHaveCount(0);
   await expect
     .poll(async () => (await stack.api<{ playlist_id: string }>('GET', `/devices/${stack.tag}`)).playlist_id)
     .toBe(saved.id);
@@ -123,7 +137,8 @@ test('a playlist of a board and an image is built, reordered, saved, assigned an
   // The list says what it holds and where it plays.
   await page.getByRole('link', { name: 'All playlists' }).click();
   const row = page.getByRole('row', { name: /Lobby/ });
-  await expect(row.getByRole('cell').nth(1)).toHaveText('2');
+  // Its cells: the selection's checkbox, the name, the items.
+  await expect(row.getByRole('cell').nth(2)).toHaveText('2');
   await expect(row).toContainText(`Screen ${stack.tag}`);
   await page.mouse.move(640, 400);
   await checkPage(page, 'playlists');
@@ -138,7 +153,7 @@ test('a playlist of a board and an image is built, reordered, saved, assigned an
   await dialog.getByRole('button', { name: 'Remove it from them and delete' }).click();
   await expect(card).toHaveCount(0);
   await page.getByRole('link', { name: 'Playlists' }).click();
-  await expect(row.getByRole('cell').nth(1)).toHaveText('1');
+  await expect(row.getByRole('cell').nth(2)).toHaveText('1');
 });
 
 test('a web page item is added, its URL checked as it is typed, timed and saved', async ({

@@ -28,6 +28,9 @@ const NO_ACCOUNT: Record<string, string> = {
   'GET /account': "the caller's own account (accounts.test.ts)",
   'GET /scripts/usage': "the caller's own account's script time and caps (scripts/caps.test.ts)",
   'GET /map/tiles/{z}/{x}/{y}': 'map tiles, the same for everyone',
+  'GET /board-templates': 'the ready boards, the same for everyone',
+  'POST /boards/from-template/{template}':
+    "a ready board, the same for everyone; what it makes is the caller's (board-templates.test.ts)",
 };
 
 /** The listings: B's hold none of A's ids. */
@@ -124,6 +127,7 @@ const BODIES: Record<string, unknown> = {
     },
   ],
   'PATCH /playlists/{id}': { name: 'Taken' },
+  'PATCH /media/{id}': { name: 'Taken' },
   'PATCH /groups/{id}': { name: 'Taken' },
   'PATCH /scripts/{id}': { name: 'Taken' },
   'POST /scripts/{id}/run': {},

@@ -28,6 +28,7 @@ import { MdnsAnnouncement, type MdnsOptions } from './jobs/mdns';
 import { serviceJobs, type ServiceJobs } from './jobs/service-jobs';
 import { attachRealtime, type Hub } from './realtime/hub';
 import { boardContentRoutes } from './routes/board-content';
+import { boardTemplateRoutes } from './routes/board-templates';
 import { boardRoutes } from './routes/boards';
 import { channelMetricRoutes } from './routes/channel-metrics';
 import { channelRoutes } from './routes/channels';
@@ -104,6 +105,7 @@ const ROUTES = [
   metricRoutes,
   channelMetricRoutes,
   boardRoutes,
+  boardTemplateRoutes,
   boardContentRoutes,
   widgetRoutes,
   deviceRoutes,

@@ -109,11 +109,13 @@ function mediaRefusal(
 }
 
 /** Inside the transaction that is about to keep a medium of `bytes`: refuses it past the quotas. */
-export async function holdMediaQuota(tx: Queryable, bytes: number): Promise<void> {
+export async function holdMediaQuota(tx: Queryable, bytes: number, newFile = true): Promise<void> {
   const accountId = accountOrDefault();
   const limits = await lockLimits(tx, accountId);
   if (limits.media_bytes === null && limits.media_files === null) return;
-  const refused = mediaRefusal(limits, await mediaUse(tx, accountId), bytes);
+  // A replaced file (newFile false) adds bytes, not a file: only the bytes are counted.
+  const counted = newFile ? limits : { ...limits, media_files: null };
+  const refused = mediaRefusal(counted, await mediaUse(tx, accountId), bytes);
   if (refused) throw refused;
 }
 

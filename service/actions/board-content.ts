@@ -1,6 +1,8 @@
 import type { Board } from '../../src/shared/board';
 import type { BoardContent, BoardContentSave, BoardDuplicate } from '../../src/shared/board-content';
 import type { FieldIssue } from '../../src/shared/issues';
+import type { Flow } from '../../src/shared/flow';
+import type { Variant } from '../../src/shared/variants';
 import { placementOf, type Widget } from '../../src/shared/widget';
 import type { ServiceContext } from '../context';
 import { conflict, DomainError, invalid, notFound } from '../domain/errors';
@@ -8,6 +10,7 @@ import { refuseHttpMedia } from '../domain/http-media';
 import { BoardRepository } from '../repositories/boards';
 import { WidgetRepository, type NewWidget } from '../repositories/widgets';
 import { channelsOrDefault, checkChannels } from './boards';
+import { checkSavedFlows, createSavedFlows, writeSavedData } from './board-content-flows';
 import { checkMediaExist } from './media';
 import { checkCode, checkVariant, flowOf } from './widgets';
 
@@ -20,16 +23,33 @@ function checkFresh(board: Board, loaded: string): void {
   );
 }
 
+/** A widget as it will be written; `new_flow` names the flow of the save it shows, made in its transaction. */
+type ResolvedWidget = NewWidget & { id?: string; new_flow?: string };
+
+/** The flow a widget names: one that exists, or one the save creates (by its tag). */
+async function widgetFlow(
+  ctx: ServiceContext,
+  widget: BoardContentSave['widgets'][number],
+  created: ReadonlyMap<string, Variant>,
+  at: string,
+): Promise<Pick<Flow, 'id' | 'tag' | 'variant'> & { new_flow?: string }> {
+  const variant = widget.flow_tag === undefined ? undefined : created.get(widget.flow_tag);
+  if (widget.flow_tag === undefined || variant === undefined) return flowOf(ctx, widget, at);
+  // Its id is known once the transaction has made it.
+  return { id: '', tag: widget.flow_tag, variant, new_flow: widget.flow_tag };
+}
+
 /** Every widget's flow (and variant), all refusals at once; the widgets as they will be written. */
 async function resolveWidgets(
   ctx: ServiceContext,
   boardId: string,
   save: BoardContentSave,
-): Promise<(NewWidget & { id?: string })[]> {
+  created: ReadonlyMap<string, Variant>,
+): Promise<ResolvedWidget[]> {
   const existing = new Set((await new WidgetRepository(ctx.db).listByBoard(boardId)).map((w) => w.id));
   const details: FieldIssue[] = [];
   let message: string | undefined;
-  const resolved: (NewWidget & { id?: string })[] = [];
+  const resolved: ResolvedWidget[] = [];
   for (const [index, widget] of save.widgets.entries()) {
     const at = `body.widgets.${index}`;
     if (widget.id !== undefined && !existing.has(widget.id)) {
@@ -38,11 +58,12 @@ async function resolveWidgets(
       continue;
     }
     try {
-      const flow = await flowOf(ctx, widget, at);
+      const flow = await widgetFlow(ctx, widget, created, at);
       checkVariant(flow, widget.variant, at);
       checkCode(flow.variant, widget.code, at);
       resolved.push({
         ...(widget.id === undefined ? {} : { id: widget.id }),
+        ...(flow.new_flow === undefined ? {} : { new_flow: flow.new_flow }),
         variant: flow.variant,
         board_id: boardId,
         flow_id: flow.id,
@@ -62,7 +83,8 @@ async function resolveWidgets(
 
 /**
  * Replaces the board's settings and its whole widget list in one transaction, announced by one
- * `board.changed`: widgets named by id are updated, new ones placed, those left out deleted.
+ * `board.changed`: widgets named by id are updated, new ones placed, those left out deleted; the
+ * flows the save brings are created and its data written in the same transaction.
  * Refused (409, nothing written) unless `save.updated_at` is still the board's: the board row is
  * locked while it is checked and written, so of two saves from the same copy exactly one wins.
  */
@@ -78,7 +100,8 @@ export async function saveBoardContent(
   await checkChannels(ctx, save.board.channel_ids);
   refuseHttpMedia(ctx.config, [{ path: 'body.board.background_url', url: save.board.background_url }]);
   await checkMediaExist(ctx.db, [{ path: 'body.board.background_url', url: save.board.background_url }]);
-  const widgets = await resolveWidgets(ctx, boardId, save);
+  const created = checkSavedFlows(ctx, save);
+  const widgets = await resolveWidgets(ctx, boardId, save, created);
   return ctx.changes.transaction(async (tx, emit) => {
     const boards = new BoardRepository(tx);
     const repository = new WidgetRepository(tx);
@@ -88,11 +111,17 @@ export async function saveBoardContent(
     const next = { ...locked, ...save.board, channel_ids: channelsOrDefault(save.board.channel_ids) };
     const board = await boards.replace(next, ctx.clock.now());
     if (!board) throw notFound(`board ${boardId}`);
+    const flowIds = await createSavedFlows(ctx, tx, emit, save);
+    await writeSavedData(ctx, tx, emit, save);
     const kept = new Set(widgets.flatMap((widget) => (widget.id === undefined ? [] : [widget.id])));
     for (const widget of await repository.listByBoard(boardId)) {
       if (!kept.has(widget.id)) await repository.delete(boardId, widget.id);
     }
-    for (const { id, ...widget } of widgets) {
+    for (const { id, new_flow, ...resolved } of widgets) {
+      const widget = {
+        ...resolved,
+        flow_id: new_flow === undefined ? resolved.flow_id : (flowIds.get(new_flow) ?? ''),
+      };
       const written =
         id === undefined
           ? await repository.create(widget)

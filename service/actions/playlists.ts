@@ -7,6 +7,7 @@ import type { Emit } from '../realtime/changes';
 import { PlaylistRepository } from '../repositories/playlists';
 import { ScreenSettingsRepository } from '../repositories/screen-settings';
 import { checkMediaExist } from './media';
+import { currentMediaUrls } from './media-versions';
 import { announceScreens } from './screen-settings';
 
 /** Board items must name an existing board, and their channel (when given) an existing channel. */
@@ -57,8 +58,10 @@ const playlistChanged = (emit: Emit, id: string) => emit({ type: 'playlist.chang
 
 export async function createPlaylist(ctx: ServiceContext, body: PlaylistCreate): Promise<Playlist> {
   await checkItems(ctx, body.items);
+  // Library media as their current version and expiry, whatever URL of theirs was sent.
+  const items = await currentMediaUrls(ctx.db, body.items);
   return ctx.changes.transaction(async (tx, emit) => {
-    const playlist = await new PlaylistRepository(tx).create(body, ctx.clock.now());
+    const playlist = await new PlaylistRepository(tx).create({ ...body, items }, ctx.clock.now());
     // No device can show it yet: the consoles list it.
     emit({ type: 'console', resource: 'playlists', id: playlist.id });
     return playlist;
@@ -73,8 +76,9 @@ export async function updatePlaylist(
 ): Promise<Playlist | null> {
   if (patch.name === undefined && patch.items === undefined) return new PlaylistRepository(ctx.db).find(id);
   if (patch.items) await checkItems(ctx, patch.items);
+  const items = patch.items && (await currentMediaUrls(ctx.db, patch.items));
   return ctx.changes.transaction(async (tx, emit) => {
-    const updated = await new PlaylistRepository(tx).update(id, patch, ctx.clock.now());
+    const updated = await new PlaylistRepository(tx).update(id, { ...patch, items }, ctx.clock.now());
     if (updated) playlistChanged(emit, id);
     return updated;
   });

@@ -60,7 +60,11 @@ export async function flowOf(
 }
 
 /** A widget's variant, when given, must be its flow's. */
-export function checkVariant(flow: Flow, variant: WidgetCreate['variant'], at = 'body'): void {
+export function checkVariant(
+  flow: Pick<Flow, 'tag' | 'variant'>,
+  variant: WidgetCreate['variant'],
+  at = 'body',
+): void {
   if (variant !== undefined && variant !== flow.variant) {
     throw invalid(`the widget is a ${variant} but the flow "${flow.tag}" is a ${flow.variant}`, [
       { path: `${at}.variant`, message: `must be "${flow.variant}", the flow's variant` },

@@ -43,7 +43,7 @@ function flowOf(write: MetricsWriteOf, byTag: Map<string, LockedFlow>, byId: Map
  * written is stored in one statement, and each write that fits is announced. A refusal writes
  * nothing of its own.
  */
-async function writeAllIn(
+export async function writeMetricsIn(
   tx: Queryable,
   emit: Emit,
   ctx: ServiceContext,
@@ -84,7 +84,7 @@ const singleWrites = coalescerPer(
       (batch) =>
         ctx.changes.transaction((tx, emit) =>
           byAccount(batch, (group) =>
-            writeAllIn(
+            writeMetricsIn(
               tx,
               emit,
               ctx,
@@ -118,5 +118,5 @@ export function writeManyMetrics(
   ctx: ServiceContext,
   writes: readonly MetricsWriteOf[],
 ): Promise<MetricsWriteResult[]> {
-  return ctx.changes.transaction((tx, emit) => writeAllIn(tx, emit, ctx, writes));
+  return ctx.changes.transaction((tx, emit) => writeMetricsIn(tx, emit, ctx, writes));
 }

@@ -9,6 +9,7 @@ import { capFeeds } from './migrations/cap-feeds';
 import { cluster } from './migrations/cluster';
 import { commandsAndPlays } from './migrations/commands';
 import { media } from './migrations/media';
+import { mediaOrganisation } from './migrations/media-organisation';
 import { notificationTargets } from './migrations/notification-targets';
 import { operators } from './migrations/operators';
 import { overrides } from './migrations/overrides';
@@ -219,4 +220,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 18, name: 'alert-events', up: alertEvents, foreignKeysOff: true },
   { version: 19, name: 'cap-feeds', up: capFeeds },
   { version: 20, name: 'notification-targets', up: notificationTargets },
+  { version: 21, name: 'media-organisation', up: mediaOrganisation },
 ];

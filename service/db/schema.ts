@@ -344,6 +344,10 @@ export interface MediaTable {
   created_at: Timestamp;
   /** The account the row belongs to (migration 11; filled by accounts/account-plugin.ts). */
   account_id: AccountColumn;
+  /** Migration 21: a JSON array of the operator's tags. */
+  tags: Generated<string>;
+  /** Migration 21: when screens stop playing it; null: never. */
+  expires_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
 }
 
 /** PostgreSQL only (migration 6): one content of the library, its bytes in `media_chunks`. */

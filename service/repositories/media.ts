@@ -3,16 +3,17 @@ import type { BoardSettings } from '../../src/shared/board';
 import {
   libraryMediaId,
   libraryUrlOf,
+  playUrlOf,
   type Media,
   type MediaKind,
   type MediaUsage,
 } from '../../src/shared/media';
 import type { PlaylistItem } from '../../src/shared/playlist';
 import type { Queryable } from '../db/database';
-import { fromJson } from '../db/dialect';
+import { fromJson, toJson } from '../db/dialect';
 import type { MediaTable } from '../db/schema';
 import { boundDevice, currentVisibility } from '../visibility/scope';
-import { isoRequired } from './rows';
+import { iso, isoRequired, setsNothing } from './rows';
 
 export interface NewMedia {
   id: string;
@@ -24,10 +25,10 @@ export interface NewMedia {
 }
 
 /** A medium as stored, without where it is used. */
-export type StoredMedia = Omit<Media, 'used_by'>;
+export type StoredMedia = Omit<Media, 'used_by' | 'play_url'> & { play_url: string };
 
 function fromRow(row: Selectable<MediaTable>): StoredMedia {
-  return {
+  const stored = {
     id: row.id,
     name: row.name,
     content_type: row.content_type,
@@ -36,7 +37,17 @@ function fromRow(row: Selectable<MediaTable>): StoredMedia {
     sha256: row.sha256,
     url: libraryUrlOf(row.id),
     created_at: isoRequired(row.created_at),
+    tags: fromJson<string[]>(row.tags),
+    expires_at: iso(row.expires_at),
   };
+  return { ...stored, play_url: playUrlOf(stored) };
+}
+
+/** What a replaced file changes of its medium: its content, never its id. */
+export interface NewContent {
+  content_type: string;
+  bytes: number;
+  sha256: string;
 }
 
 /** The library media a playlist's items name. */
@@ -142,6 +153,37 @@ export class MediaRepository {
     if (ids.length === 0) return new Set();
     const rows = await this.db.kysely.selectFrom('media').select('id').where('id', 'in', ids).execute();
     return new Set(rows.map((row) => row.id));
+  }
+
+  /** Renames, retags or sets the expiry of a medium; null when there is none. */
+  async update(
+    id: string,
+    patch: { name?: string; tags?: readonly string[]; expires_at?: string | null },
+  ): Promise<StoredMedia | null> {
+    const set = {
+      name: patch.name,
+      tags: patch.tags === undefined ? undefined : toJson(patch.tags),
+      expires_at: patch.expires_at,
+    };
+    if (setsNothing(set)) return this.stored(id);
+    const row = await this.db.kysely
+      .updateTable('media')
+      .set(set)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
+  }
+
+  /** Points a medium at new content (a replaced file), keeping its id and everything else. */
+  async replaceContent(id: string, content: NewContent): Promise<StoredMedia | null> {
+    const row = await this.db.kysely
+      .updateTable('media')
+      .set(content)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
   }
 
   async delete(id: string): Promise<boolean> {

@@ -5,8 +5,9 @@ import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { parseRange } from '../../src/shared/byte-range';
 import { idSchema } from '../../src/shared/common';
-import { mediaSchema, type Media } from '../../src/shared/media';
+import { mediaSchema, mediaUpdateSchema, type Media } from '../../src/shared/media';
 import { deleteMedia, mediaNameOf, uploadMedia } from '../actions/media';
+import { replaceMedia, updateMedia } from '../actions/media-versions';
 import { mediaRoom } from '../accounts/quotas';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
@@ -18,6 +19,8 @@ import type { MediaStorage, ReceivedFile } from '../media/storage';
 import { MediaRepository } from '../repositories/media';
 
 const idParams = z.object({ id: idSchema });
+/** `v`: the version a playlist or board names the content by (`playUrlOf`); `until` is the screens' business. */
+const contentQuery = z.object({ v: z.string().optional(), until: z.string().optional() });
 const deleteQuery = z.object({
   detach: z
     .enum(['true', 'false'], { error: 'must be "true" or "false"' })
@@ -54,7 +57,7 @@ async function receiveUpload(
 ): Promise<ReceivedFile & { name: string }> {
   const byQuota = room.bytes !== null && room.bytes < maxBytes;
   if (!request.isMultipart())
-    throw new HttpError(415, 'unsupported_media_type', `POST /media: ${UPLOAD_HINT}`);
+    throw new HttpError(415, 'unsupported_media_type', `${request.method} ${request.url}: ${UPLOAD_HINT}`);
   let received: (ReceivedFile & { name: string; truncated: boolean }) | null = null;
   try {
     const parts = request.parts(byQuota ? { limits: { fileSize: room.bytes ?? maxBytes } } : {});
@@ -102,13 +105,17 @@ async function sendContent(
   media: Pick<Media, 'sha256' | 'name' | 'bytes' | 'content_type'>,
   request: FastifyRequest,
   reply: FastifyReply,
+  version: string | undefined,
 ): Promise<FastifyReply> {
   const etag = `"${media.sha256}"`;
+  // A medium's file can be replaced under its id: only the URL of one version (`?v=`, what
+  // playlists and boards name) is the same bytes for ever; the plain URL is checked each time.
+  const immutable = version !== undefined && version.length >= 8 && media.sha256.startsWith(version);
   reply
     .header('etag', etag)
     .header('accept-ranges', 'bytes')
-    // A medium's content never changes (a new upload is a new id), but it is not public.
-    .header('cache-control', 'private, max-age=31536000, immutable')
+    // Never public: the library is the account's.
+    .header('cache-control', immutable ? 'private, max-age=31536000, immutable' : 'private, no-cache')
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; sandbox")
     .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(media.name)}`);
@@ -135,6 +142,9 @@ async function sendContent(
     .header('content-length', String(range.end - range.start + 1))
     .send(stream);
 }
+
+const notPlayable = (name: string) =>
+  `${JSON.stringify(name)} is not an image, video or sound the screens play (its content was checked, not its name or declared type): upload PNG, JPEG, GIF, WebP, AVIF or ICO images, MP4, WebM, Ogg or QuickTime videos, MP3, M4A, Ogg or WAV sounds`;
 
 /** `GET /media` tells the largest file an upload may be (docs/api/media.md). */
 export const MAX_BYTES_HEADER = 'x-wallboard-media-max-bytes';
@@ -183,11 +193,7 @@ export function mediaRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         const type = await sniffMedia(file.path);
         if (!type) {
           await rm(file.path, { force: true });
-          throw new HttpError(
-            415,
-            'unsupported_media_type',
-            `${JSON.stringify(file.name)} is not an image, video or sound the screens play (its content was checked, not its name or declared type): upload PNG, JPEG, GIF, WebP, AVIF or ICO images, MP4, WebM, Ogg or QuickTime videos, MP3, M4A, Ogg or WAV sounds`,
-          );
+          throw new HttpError(415, 'unsupported_media_type', notPlayable(file.name));
         }
         return reply.status(201).send(await uploadMedia(ctx, storage, file, file.name, type));
       },
@@ -234,13 +240,68 @@ export function mediaRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
           summary:
             "Returns a medium's bytes: one byte range (206, or 416), and 304 to an If-None-Match of its ETag (its sha256)",
           params: idParams,
+          querystring: contentQuery,
         },
       },
       async (request, reply) => {
         const { id } = request.params;
         const stored = await media.find(id);
         if (!stored) throw notFound(`medium ${id}`);
-        return sendContent(storage, stored, request, reply);
+        return sendContent(storage, stored, request, reply, request.query.v);
+      },
+    );
+
+    app.patch(
+      '/media/:id',
+      {
+        config: { permission: 'write' },
+        schema: {
+          tags: ['media'],
+          summary:
+            'Renames a medium, replaces its tags or sets its expiry (after which screens stop playing it; null: never)',
+          params: idParams,
+          body: mediaUpdateSchema,
+          response: { 200: mediaSchema },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        const updated = await updateMedia(ctx, id, request.body);
+        if (!updated) throw notFound(`medium ${id}`);
+        return updated;
+      },
+    );
+
+    app.put(
+      '/media/:id/content',
+      {
+        config: { permission: 'write' },
+        schema: {
+          tags: ['media'],
+          summary:
+            'Replaces the file of a medium, keeping its id (multipart/form-data, one file part of the same kind); the screens playing it fetch the new one',
+          consumes: ['multipart/form-data'],
+          params: idParams,
+          response: { 200: mediaSchema },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        if (!(await media.find(id))) throw notFound(`medium ${id}`);
+        const file = await receiveUpload(
+          request,
+          await storage.incomingDir(),
+          ctx.config.mediaMaxBytes,
+          await mediaRoom(ctx.db),
+        );
+        const type = await sniffMedia(file.path);
+        if (!type) {
+          await rm(file.path, { force: true });
+          throw new HttpError(415, 'unsupported_media_type', notPlayable(file.name));
+        }
+        const replaced = await replaceMedia(ctx, storage, id, file, type);
+        if (!replaced) throw notFound(`medium ${id}`);
+        return replaced;
       },
     );
 

@@ -100,22 +100,45 @@ describe('library media on a screen', () => {
     agent = created.agent;
     await agent.start();
 
-    const state = await vi.waitFor(
-      () => {
-        const current = created.agent.getState();
-        expect(Object.keys(current.media).sort()).toEqual([media.url, FOREIGN].sort());
-        return current;
-      },
-      { timeout: 10_000, interval: 50 },
-    );
-    const local = state.media[media.url] ?? '';
-    expect(local).toMatch(/^\/media\/[0-9a-f]{32}\.png$/);
-    expect(await readFile(join(dir, 'media', local.slice('/media/'.length)))).toEqual(png);
+    // The playlist names the medium by its version's URL (docs/api/media.md).
+    const played = media.play_url ?? '';
+    expect(played).toBe(`${media.url}?v=${media.sha256.slice(0, 16)}`);
+    const shown = async (url: string, bytes: Buffer) => {
+      const state = await vi.waitFor(
+        () => {
+          const current = created.agent.getState();
+          expect(Object.keys(current.media).sort()).toEqual([url, FOREIGN].sort());
+          return current;
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      const local = state.media[url] ?? '';
+      expect(local).toMatch(/^\/media\/[0-9a-f]{32}\.png$/);
+      expect(await readFile(join(dir, 'media', local.slice('/media/'.length)))).toEqual(bytes);
+      return local;
+    };
+    const before = await shown(played, png);
 
-    const library = sent.filter((request) => request.url === `${server}${media.url}`);
-    expect(library).toEqual([{ url: `${server}${media.url}`, authorization: `Bearer ${token}` }]);
+    const library = sent.filter((request) => request.url === `${server}${played}`);
+    expect(library).toEqual([{ url: `${server}${played}`, authorization: `Bearer ${token}` }]);
     expect(sent.filter((request) => request.url === FOREIGN)).toEqual([
       { url: FOREIGN, authorization: null },
     ]);
+
+    // Its file replaced under the same id: the screen hears of its playlist, finds the new
+    // version's URL and fetches the new bytes into a file of their own.
+    const next = solidPng(8, 8, 90);
+    const replacement = multipart([{ name: 'file', filename: 'poster.png', content: next }]);
+    const replaced = await service.app.inject({
+      method: 'PUT',
+      url: `/media/${media.id}/content`,
+      headers: { ...replacement.headers, authorization: 'Bearer test-admin-secret-0123456789' },
+      payload: replacement.payload,
+    });
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    const after = replaced.json<Media>();
+    expect(after.id).toBe(media.id);
+    const now = await shown(after.play_url ?? '', next);
+    expect(now).not.toBe(before);
   });
 });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { boardCreateSchema, boardSchema, type Board } from './board';
-import { idSchema, timestampSchema } from './common';
+import { idSchema, tagSchema, timestampSchema } from './common';
+import { metricsDataSchema } from './metrics';
+import { variantSchema } from './variants';
 import { placementProblem, widgetCreateSchema, widgetSchema, type Widget } from './widget';
 
 /** As many widgets as an import may carry. */
@@ -15,9 +17,29 @@ export const contentWidgetSchema = widgetCreateSchema.safeExtend({ id: idSchema.
 export type ContentWidget = z.infer<typeof contentWidgetSchema>;
 
 /**
+ * A flow the save creates for its new widgets (which name it by `flow_tag`), with its first data:
+ * created in the save's transaction, so a board never saved leaves no flow behind.
+ */
+export const contentFlowSchema = z.strictObject({
+  tag: tagSchema,
+  variant: variantSchema,
+  data: metricsDataSchema.optional(),
+});
+export type ContentFlow = z.infer<typeof contentFlowSchema>;
+
+/** The new data of a flow the board shows, written with the save (as `PUT /flows/:tag/metrics`). */
+export const contentDataSchema = z.strictObject({ tag: tagSchema, data: metricsDataSchema });
+export type ContentData = z.infer<typeof contentDataSchema>;
+
+const listOf = <T extends z.ZodType>(item: T) =>
+  z.array(item).max(BOARD_CONTENT_MAX_WIDGETS, `must hold at most ${BOARD_CONTENT_MAX_WIDGETS} items`);
+
+/**
  * What `PUT /boards/:id/content` takes: every board setting (those left out take their defaults),
  * the whole widget list (in drawing order when they carry no `in_board_index`), and the
- * `updated_at` the editor loaded, which must still be the board's.
+ * `updated_at` the editor loaded, which must still be the board's. Optionally the flows its new
+ * widgets show (`flows`) and new data for flows (`data`): the editor's one Save writes all of it
+ * in one transaction, or nothing.
  */
 export const boardContentSaveSchema = z
   .strictObject({
@@ -26,8 +48,21 @@ export const boardContentSaveSchema = z
     widgets: z
       .array(contentWidgetSchema)
       .max(BOARD_CONTENT_MAX_WIDGETS, `must hold at most ${BOARD_CONTENT_MAX_WIDGETS} widgets`),
+    flows: listOf(contentFlowSchema).optional(),
+    data: listOf(contentDataSchema).optional(),
   })
-  .superRefine(({ board, widgets }, ctx) => {
+  .superRefine(({ board, widgets, flows = [], data = [] }, ctx) => {
+    const tags = new Set<string>();
+    for (const [list, items] of [
+      ['flows', flows],
+      ['data', data],
+    ] as const) {
+      items.forEach(({ tag }, index) => {
+        if (tags.has(tag))
+          ctx.addIssue({ code: 'custom', message: 'names a flow given before', path: [list, index, 'tag'] });
+        tags.add(tag);
+      });
+    }
     const seen = new Set<string>();
     widgets.forEach((widget, index) => {
       // The same message and side as placing one widget answers (actions/widgets.ts).

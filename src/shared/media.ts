@@ -37,16 +37,36 @@ export const MEDIA_CONTENT_TYPES: Readonly<Record<string, { kind: MediaKind; typ
   'audio/wav': { kind: 'sound', type: 'audio/wav' },
 };
 
-const LIBRARY_URL = /^\/media\/([A-Za-z0-9_-]{1,64})\/content$/;
+/**
+ * A library medium's URL, optionally with what screens need to know of its content where they
+ * play it: `v`, the start of its sha256 (a replaced file is a new URL, so every cache keyed by
+ * URL fetches it again), and `until`, its expiry in seconds since the epoch (a screen stops
+ * playing it then by its own clock, offline too). The service writes both into the playlists and
+ * boards that name the medium (service/actions/media-versions.ts).
+ */
+const LIBRARY_URL =
+  /^\/media\/([A-Za-z0-9_-]{1,64})\/content(?:\?v=([0-9a-f]{8,64})(?:&until=(\d{1,12}))?)?$/;
 
 /** The URL that names a library medium: relative, resolved against the service by whoever fetches it. */
 export function libraryUrlOf(id: string): string {
   return `/media/${id}/content`;
 }
 
+/** The URL playlists and boards name a medium by: its content's version, and its expiry if it has one. */
+export function playUrlOf(media: { id: string; sha256: string; expires_at: string | null }): string {
+  const until = media.expires_at === null ? '' : `&until=${Math.floor(Date.parse(media.expires_at) / 1000)}`;
+  return `${libraryUrlOf(media.id)}?v=${media.sha256.slice(0, 16)}${until}`;
+}
+
 /** The id of the library medium `url` names, or null for any other URL. */
 export function libraryMediaId(url: string): string | null {
   return LIBRARY_URL.exec(url)?.[1] ?? null;
+}
+
+/** When a library URL says its medium stops playing (milliseconds since the epoch); null: never. */
+export function libraryUrlExpiry(url: string): number | null {
+  const until = LIBRARY_URL.exec(url)?.[3];
+  return until === undefined ? null : Number(until) * 1000;
 }
 
 const LIBRARY_URL_MESSAGE = 'must name a library medium as "/media/<id>/content", or be an http or https URL';
@@ -93,9 +113,39 @@ export const mediaUsageSchema = z.object({
 });
 export type MediaUsage = z.infer<typeof mediaUsageSchema>;
 
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** A tag of a medium: the operator's label, to find and select media by. */
+export const mediaTagSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(40, 'must be at most 40 characters')
+  .regex(/^[^\p{Cc},]+$/u, 'must hold no commas or control characters');
+
+export const mediaTagsSchema = z
+  .array(mediaTagSchema)
+  .max(20, 'must hold at most 20 tags')
+  // Told apart as people read them: "Lobby" and "lobby" are one tag, spelt as it came first.
+  .transform((tags) => tags.filter((tag, index) => tags.findIndex((other) => same(other, tag)) === index));
+
+/** What `PATCH /media/:id` changes: its name, its tags (all of them), its expiry. */
+export const mediaUpdateSchema = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(255, 'must be at most 255 characters')
+    .regex(/^[^\p{Cc}]+$/u, 'must hold no control characters')
+    .optional(),
+  tags: mediaTagsSchema.optional(),
+  expires_at: timestampSchema.nullable().optional(),
+});
+export type MediaUpdate = z.infer<typeof mediaUpdateSchema>;
+
 export const mediaSchema = z.object({
   id: idSchema,
-  /** The uploaded file's name. */
+  /** The uploaded file's name, or the one an operator gave it. */
   name: z.string(),
   /** Told by the file's content, not by its name or the type the upload declared. */
   content_type: z.string(),
@@ -106,6 +156,12 @@ export const mediaSchema = z.object({
   /** `/media/<id>/content`: what playlists, boards and notifications name it by. */
   url: z.string(),
   created_at: timestampSchema,
+  /** The operator's labels (migration 21; none from an older service). */
+  tags: z.array(z.string()).default(() => []),
+  /** When screens stop playing it; null: never. */
+  expires_at: timestampSchema.nullable().default(null),
+  /** The URL playlists and boards name it by now (`playUrlOf`); absent from an older service. */
+  play_url: z.string().optional(),
   used_by: z.array(mediaUsageSchema),
 });
 export type Media = z.infer<typeof mediaSchema>;

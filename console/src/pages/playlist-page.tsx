@@ -1,29 +1,24 @@
 import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { Link, useParams } from 'react-router';
-import { playlistSchema, type Playlist } from '../../../src/shared/playlist';
-import { api } from '../api/client';
+import type { Device } from '../../../src/shared/device';
+import type { Playlist } from '../../../src/shared/playlist';
+import { confirmAction } from '../ui/confirm';
 import { useCanWrite } from '../session/session';
 import { ErrorAlert } from '../ui/error-panel';
 import { fieldErrorsOf } from '../ui/form';
 import { PageHeader } from '../ui/page-header';
 import { WriteButton } from '../ui/write-button';
-import { mediaQuery } from './media/media-query';
 import { AddItems } from './playlists/add-items';
 import { AssignScreens } from './playlists/assign-screens';
-import {
-  newBoardItem,
-  newMediaItem,
-  newWebItem,
-  toBody,
-  usePlaylistDraft,
-  validateItems,
-  type ItemDraft,
-} from './playlists/draft';
+import { emptiedScreens, useAssignmentDraft } from './playlists/assignment-draft';
+import { AssignmentError, useSavePlaylist } from './playlists/save-playlist';
+import { newBoardItem, newMediaItem, newWebItem, usePlaylistDraft, validateItems } from './playlists/draft';
 import { ItemList } from './playlists/item-list';
 import { useItemLabels } from './playlists/item-labels';
 import { LeaveGuard } from '../ui/leave-guard';
-import { playlistQuery } from './playlists/queries';
+import { playlistQuery, screensQuery } from './playlists/queries';
 import { Loading } from '../ui/loading';
 
 /** An alert's title in the text's color: Mantine's yellow, orange and red titles on their light backgrounds miss WCAG AA. */
@@ -31,34 +26,42 @@ const READABLE_TITLE = { title: { color: 'var(--mantine-color-text)' } };
 
 function Editor({ playlist }: { playlist: Playlist }) {
   const canWrite = useCanWrite();
-  const queries = useQueryClient();
   const draft = usePlaylistDraft(playlist);
   const labelOf = useItemLabels();
-  const save = useMutation({
-    mutationFn: (items: readonly ItemDraft[]) =>
-      api(playlistSchema, `/playlists/${encodeURIComponent(playlist.id)}`, {
-        method: 'PATCH',
-        body: toBody(items),
-      }),
-    onSuccess: (saved) => {
-      queries.setQueryData(playlistQuery(playlist.id).queryKey, saved);
-      void queries.invalidateQueries({ queryKey: ['playlists'], exact: true });
-      // Where each medium is used has changed with it.
-      void queries.invalidateQueries({ queryKey: mediaQuery.queryKey });
-      draft.drop();
-    },
-    onError: (error) => draft.setErrors(fieldErrorsOf(error)),
-  });
-  const submit = () => {
+  const screens = useQuery(screensQuery);
+  const devices = useMemo(() => screens.data ?? [], [screens.data]);
+  const savedTags = useMemo(
+    () => devices.filter((screen) => screen.playlist_id === playlist.id).map((screen) => screen.tag),
+    [devices, playlist.id],
+  );
+  const assignment = useAssignmentDraft(savedTags);
+  const save = useSavePlaylist(playlist, devices);
+  const dirty = draft.dirty || assignment.dirty;
+  const emptied = emptiedScreens(draft.items.length, draft.dirty, savedTags, assignment.tags);
+  const drop = () => {
+    draft.drop();
+    assignment.drop();
+  };
+  const submit = async () => {
     const errors = validateItems(draft.items);
     if (Object.keys(errors).length > 0) return draft.setErrors(errors);
-    save.mutate(draft.items);
+    if (emptied.length > 0 && !(await confirmEmpty(emptied, devices))) return;
+    save.mutate(
+      { items: draft.dirty ? draft.items : null, ...assignment.changes },
+      {
+        onSuccess: drop,
+        onError: (error) => {
+          if (error instanceof AssignmentError) draft.drop();
+          else draft.setErrors(fieldErrorsOf(error));
+        },
+      },
+    );
   };
   // What the service or the schema refused that belongs to no one item (too many items, …).
   const general = Object.entries(draft.errors).filter(([path]) => !/^items\.\d+/.test(path));
   return (
     <Stack gap="lg">
-      <LeaveGuard what="This playlist" dirty={draft.dirty} />
+      <LeaveGuard what="This playlist" dirty={dirty} />
       {draft.changedElsewhere && (
         <Alert
           color="orange"
@@ -80,14 +83,22 @@ function Editor({ playlist }: { playlist: Playlist }) {
           </Group>
         </Alert>
       )}
-      {draft.dirty && !draft.changedElsewhere && (
+      {dirty && !draft.changedElsewhere && (
         <Alert color="yellow" title="You have unsaved changes" role="status" styles={READABLE_TITLE}>
           <Group justify="space-between" gap="sm">
-            <Text size="sm">The screens show the saved playlist until you save.</Text>
-            <Button size="xs" variant="subtle" onClick={draft.drop}>
+            <Text size="sm">The screens show the saved playlist, on the saved screens, until you save.</Text>
+            <Button size="xs" variant="subtle" onClick={drop}>
               Discard the changes
             </Button>
           </Group>
+        </Alert>
+      )}
+      {emptied.length > 0 && (
+        <Alert color="orange" title="This playlist has no items" role="alert" styles={READABLE_TITLE}>
+          <Text size="sm">
+            Saved like this, {emptied.length} screen(s) show “Waiting for a playlist”. Add items first, or
+            save anyway (you will be asked).
+          </Text>
         </Alert>
       )}
       {save.error && <ErrorAlert error={save.error} title="The playlist was not saved" />}
@@ -98,15 +109,15 @@ function Editor({ playlist }: { playlist: Playlist }) {
           ))}
         </Alert>
       )}
+      <Group justify="flex-end">
+        <WriteButton onClick={() => void submit()} loading={save.isPending} disabled={!dirty}>
+          Save
+        </WriteButton>
+      </Group>
       <section aria-labelledby="items-title">
-        <Group justify="space-between" mb="sm" gap="sm">
-          <Title order={2} size="h4" id="items-title">
-            Items ({draft.items.length})
-          </Title>
-          <WriteButton onClick={submit} loading={save.isPending} disabled={!draft.dirty}>
-            Save
-          </WriteButton>
-        </Group>
+        <Title order={2} size="h4" id="items-title" mb="sm">
+          Items ({draft.items.length})
+        </Title>
         {draft.items.length === 0 ? (
           <Text c="dimmed" mb="sm">
             No items yet: the screens that play it show nothing.
@@ -133,10 +144,26 @@ function Editor({ playlist }: { playlist: Playlist }) {
         </Paper>
       </section>
       <section aria-label="Screens">
-        <AssignScreens playlistId={playlist.id} />
+        {screens.error && <ErrorAlert error={screens.error} title="The screens could not be listed" />}
+        <AssignScreens
+          screens={devices}
+          value={assignment.tags}
+          onChange={assignment.set}
+          disabled={save.isPending}
+        />
       </section>
     </Stack>
   );
+}
+
+/** Asks before a save that leaves screens on a playlist with no items. */
+function confirmEmpty(tags: readonly string[], screens: readonly Device[]): Promise<boolean> {
+  const online = screens.filter((screen) => tags.includes(screen.tag) && screen.online).length;
+  return confirmAction({
+    title: 'Save a playlist with no items onto screens?',
+    body: `${tags.length} screen(s)${online > 0 ? `, ${online} of them online now,` : ''} will show “Waiting for a playlist” until it has items.`,
+    confirm: 'Save anyway',
+  });
 }
 
 export default function PlaylistPage() {

@@ -1,6 +1,6 @@
-import { Anchor, Modal, Table, Text } from '@mantine/core';
+import { Anchor, Checkbox, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import {
   playlistCreateSchema,
@@ -9,12 +9,16 @@ import {
   type Playlist,
 } from '../../../src/shared/playlist';
 import { api, send } from '../api/client';
+import { allToggled, counted, kept, toggled } from '../ui/bulk';
+import { BulkBar, SelectAll, useBulkRun } from '../ui/bulk-bar';
 import { confirmAction } from '../ui/confirm';
 import { ErrorAlert } from '../ui/error-panel';
 import { PageHeader } from '../ui/page-header';
 import { TimeAgo } from '../ui/time';
 import { WriteButton } from '../ui/write-button';
+import { playlistUsage, usageLines } from './playlists/playlist-usage';
 import { playlistsQuery, screensQuery } from './playlists/queries';
+import { groupsQuery } from './schedules/queries';
 import { ListTable } from '../ui/list-table';
 import { NameForm } from '../ui/name-form';
 
@@ -31,18 +35,60 @@ export default function PlaylistsPage() {
     onSettled: () =>
       Promise.all(['playlists', 'media'].map((key) => queries.invalidateQueries({ queryKey: [key] }))),
   });
+  const groups = useQuery(groupsQuery);
   const screensOf = (id: string) => screens.data?.filter((screen) => screen.playlist_id === id) ?? [];
-  const askDelete = async (playlist: Playlist) => {
-    const count = screensOf(playlist.id).length;
-    const sure = await confirmAction({
-      title: `Delete “${playlist.name}”?`,
-      body:
-        count > 0
-          ? `${count} screen(s) play it: they will have no playlist and show nothing of it.`
-          : 'No screen plays it.',
-      confirm: 'Delete the playlist',
+  /** The confirmation of deleting `chosen`: what plays or schedules them loses them. */
+  const askDeleteMany = (chosen: readonly Playlist[]) => {
+    const lines = usageLines(
+      playlistUsage(new Set(chosen.map((p) => p.id)), screens.data ?? [], groups.data ?? []),
+    );
+    const title =
+      chosen.length === 1
+        ? `Delete “${chosen[0]?.name ?? ''}”?`
+        : `Delete ${counted(chosen.length, 'playlist')}?`;
+    return confirmAction({
+      title,
+      body: (
+        <Stack gap="xs">
+          {lines.length === 0 ? (
+            <Text size="sm">No screen, group or schedule uses {chosen.length === 1 ? 'it' : 'them'}.</Text>
+          ) : (
+            lines.map((line) => (
+              <Text size="sm" key={line}>
+                {line}
+              </Text>
+            ))
+          )}
+        </Stack>
+      ),
+      confirm: chosen.length === 1 ? 'Delete the playlist' : `Delete ${counted(chosen.length, 'playlist')}`,
     });
-    if (sure) remove.mutate(playlist.id);
+  };
+  const askDelete = async (playlist: Playlist) => {
+    if (await askDeleteMany([playlist])) remove.mutate(playlist.id);
+  };
+  // The playlists chosen for a bulk deletion; those gone meanwhile drop out.
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const bulk = useBulkRun();
+  const ids = useMemo(() => playlists.data?.map((playlist) => playlist.id) ?? [], [playlists.data]);
+  const selected = useMemo(() => {
+    const present = kept(chosen, ids);
+    return playlists.data?.filter((playlist) => present.has(playlist.id)) ?? [];
+  }, [chosen, ids, playlists.data]);
+  const deleteSelected = async () => {
+    if (!(await askDeleteMany(selected))) return;
+    await bulk.run(
+      selected,
+      (playlist) => playlist.name,
+      (playlist) => send(`/playlists/${encodeURIComponent(playlist.id)}`, { method: 'DELETE' }),
+      { verb: 'Deleted', noun: 'playlist' },
+    );
+    setChosen(new Set());
+    await Promise.all(
+      ['playlists', 'media', 'devices', 'groups'].map((key) =>
+        queries.invalidateQueries({ queryKey: [key] }),
+      ),
+    );
   };
   const saved = (playlist: Playlist) => {
     const created = naming?.playlist === null;
@@ -59,16 +105,47 @@ export default function PlaylistsPage() {
       />
       {playlists.error && <ErrorAlert error={playlists.error} title="The playlists could not be listed" />}
       {remove.error && <ErrorAlert error={remove.error} />}
+      <BulkBar count={selected.length} noun="playlist" onClear={() => setChosen(new Set())} bulk={bulk}>
+        <WriteButton
+          size="xs"
+          color="red"
+          variant="light"
+          onClick={() => void deleteSelected()}
+          disabled={bulk.running}
+        >
+          Delete
+        </WriteButton>
+      </BulkBar>
+      {ids.length > 0 && (
+        <Group gap="xs" mb="xs">
+          <SelectAll
+            label="Select every playlist"
+            selection={chosen}
+            shown={ids}
+            onChange={() => setChosen((current) => allToggled(current, ids))}
+          />
+          <Text size="sm" c="dimmed" aria-hidden>
+            Select all
+          </Text>
+        </Group>
+      )}
       <ListTable
         label="The playlists"
-        minWidth={620}
-        columns={['Name', 'Items', 'Screens', 'Changed']}
+        minWidth={660}
+        columns={['Select', 'Name', 'Items', 'Screens', 'Changed']}
         actions
       >
         {playlists.data?.map((playlist) => {
           const playing = screensOf(playlist.id);
           return (
             <Table.Tr key={playlist.id}>
+              <Table.Td>
+                <Checkbox
+                  aria-label={`Select ${playlist.name}`}
+                  checked={chosen.has(playlist.id)}
+                  onChange={() => setChosen((current) => toggled(current, playlist.id))}
+                />
+              </Table.Td>
               <Table.Td>
                 <Anchor component={Link} to={`/playlists/${playlist.id}`}>
                   {playlist.name}

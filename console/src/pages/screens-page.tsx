@@ -1,15 +1,19 @@
 import { faMagnifyingGlass } from '@fortawesome/free-solid-svg-icons';
-import { Group, SegmentedControl, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Alert, Group, SegmentedControl, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useDeferredValue, useMemo } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { DeviceOverview } from '../../../src/shared/device';
+import { allToggled, kept, toggled } from '../ui/bulk';
 import { ErrorAlert } from '../ui/error-panel';
 import { FaIcon } from '../ui/fa-icon';
 import { PageHeader } from '../ui/page-header';
-import { WriteButton } from '../ui/write-button';
+import { useCanWrite } from '../session/session';
+import { VIEWER_MESSAGE, WriteButton } from '../ui/write-button';
 import { PairModal } from './screens/pair-modal';
+import { PAIR_PARAM } from './screens/pair-link';
 import { useOverview } from './screens/queries';
+import { ScreenBulk } from './screens/screen-bulk';
 import { ScreenTable } from './screens/screen-table';
 import { Loading } from '../ui/loading';
 
@@ -33,6 +37,9 @@ export default function ScreensPage() {
   const [params, setParams] = useSearchParams();
   const search = params.get('q') ?? '';
   const stateParam = params.get('state');
+  // A screen's pairing link (its QR code) opens the pair dialog with its code, for who may pair.
+  const canWrite = useCanWrite();
+  const linkCode = params.get(PAIR_PARAM);
   const state: State = isState(stateParam) ? stateParam : 'all';
   const deferredSearch = useDeferredValue(search);
   // From the address as it is now, not as last drawn: a filter clicked and a search typed before
@@ -42,6 +49,11 @@ export default function ScreensPage() {
     if (value === byDefault) next.delete(name);
     else next.set(name, value);
     setParams(next, { replace: true });
+  };
+  const closePair = () => {
+    close();
+    // Gone from the address once done with: a reload or going back does not open it again.
+    if (linkCode !== null) setParam(PAIR_PARAM, '', '');
   };
 
   // By name as people read them ("Wall 2" before "Wall 10"), the tag for those without one; each
@@ -68,6 +80,27 @@ export default function ScreensPage() {
       .map(({ screen }) => screen);
   }, [screens, deferredSearch, state]);
 
+  // The screens chosen for a bulk action, by tag; those deleted meanwhile drop out.
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const selected = useMemo(() => {
+    const tags = kept(
+      chosen,
+      (screens ?? []).map(({ screen }) => screen.tag),
+    );
+    return (screens ?? []).map(({ screen }) => screen).filter((screen) => tags.has(screen.tag));
+  }, [chosen, screens]);
+  const selection = {
+    selected: chosen,
+    toggle: (tag: string) => setChosen((current) => toggled(current, tag)),
+    toggleAll: () =>
+      setChosen((current) =>
+        allToggled(
+          current,
+          shown.map((screen) => screen.tag),
+        ),
+      ),
+  };
+
   return (
     <>
       <PageHeader
@@ -75,6 +108,11 @@ export default function ScreensPage() {
         description="Every screen, what it shows and how it is doing."
         actions={<WriteButton onClick={open}>Pair a screen</WriteButton>}
       />
+      {linkCode !== null && !canWrite && (
+        <Alert color="yellow" mb="md" title={`A screen asks to be paired (code ${linkCode})`}>
+          {VIEWER_MESSAGE}
+        </Alert>
+      )}
       <Group mb="md" gap="sm" align="flex-end">
         <TextInput
           label="Search"
@@ -108,12 +146,17 @@ export default function ScreensPage() {
               ? plural(screens.length)
               : `${shown.length} of ${plural(screens.length)}`}
           </Text>
-          <ScreenTable screens={shown} total={screens.length} />
+          <ScreenBulk selected={selected} onClear={() => setChosen(new Set())} />
+          <ScreenTable screens={shown} total={screens.length} selection={selection} />
         </>
       )}
       {screens?.length === 0 && <Text c="dimmed">No screens yet: pair one by the code it shows.</Text>}
       {screens && screens.length > 0 && shown.length === 0 && <Text c="dimmed">No screen matches.</Text>}
-      <PairModal opened={opened} onClose={close} />
+      <PairModal
+        opened={opened || (linkCode !== null && canWrite)}
+        code={canWrite ? (linkCode ?? '') : ''}
+        onClose={closePair}
+      />
     </>
   );
 }

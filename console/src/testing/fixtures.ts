@@ -41,5 +41,8 @@ export const sampleMedium = (used_by: MediaUsage[] = []): Media => ({
   sha256: 'a'.repeat(64),
   url: '/media/m1/content',
   created_at: '2026-11-23T08:00:00.000Z',
+  tags: [],
+  expires_at: null,
+  play_url: `/media/m1/content?v=${'a'.repeat(16)}`,
   used_by,
 });

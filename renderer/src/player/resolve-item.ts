@@ -1,5 +1,6 @@
 import type { BoardExport } from '../../../src/shared/board-export';
 import type { PlayerState } from '../../../src/shared/bridge';
+import { libraryUrlExpiry } from '../../../src/shared/media';
 import type { PlaylistItem } from '../../../src/shared/playlist';
 
 /** What a playlist item needs on screen, read from the state it was resolved against. */
@@ -20,9 +21,20 @@ export function boardChannels(board: BoardExport, channelId: string | null): str
 
 /**
  * Whether an item can be shown now, and with what. Anything that cannot (its board missing
- * from the state, its media not cached yet) says why, so the player can skip it and log it.
+ * from the state, its media not cached yet, its library medium expired by the screen's clock,
+ * `now`, as its URL says: docs/api/media.md) says why, so the player can skip it and log it.
  */
-export function resolveItem(item: PlaylistItem, state: Pick<PlayerState, 'boards' | 'media'>): Resolution {
+export function resolveItem(
+  item: PlaylistItem,
+  state: Pick<PlayerState, 'boards' | 'media'>,
+  now = Date.now(),
+): Resolution {
+  if (item.type === 'image' || item.type === 'video') {
+    const expiry = libraryUrlExpiry(item.url);
+    if (expiry !== null && now >= expiry) {
+      return { skip: `${item.type} ${item.url} expired at ${new Date(expiry).toISOString()}` };
+    }
+  }
   switch (item.type) {
     case 'board': {
       const board = state.boards[item.board_id];

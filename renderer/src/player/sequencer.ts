@@ -248,6 +248,12 @@ export class Sequencer {
 
   private alignNext(): void {
     const current = this.current;
+    // Its time up, the item on screen goes if it can no longer play (a library medium that has
+    // expired meanwhile, by this screen's clock: resolve-item.ts), even as the only item.
+    if (current && !current.gone && this.due && this.state) {
+      const now = resolveItem(current.item, this.state);
+      if ('skip' in now) this.replaceAtOnce(current, now.skip);
+    }
     const wanted =
       current === null || this.due || this.preparing
         ? this.pickAfter(current ? (current.gone ? current.index - 1 : current.index) : -1)

@@ -23,13 +23,30 @@ describe('importing a board from a file', () => {
     );
     vi.stubGlobal('fetch', fetch);
     const file = new File(['{"name":"Hall","widgets":[]}'], 'hall.json');
-    await expect(importFile(file)).resolves.toBe('b9');
+    await expect(importFile(file)).resolves.toEqual(['b9']);
     const [path, init] = fetch.mock.calls[0]!;
     expect([path, init.method, init.body]).toEqual([
       '/boards/import',
       'POST',
       '{"name":"Hall","widgets":[]}',
     ]);
+  });
+
+  it('imports each board of a list, in turn, and says which one was refused', async () => {
+    const answers = [
+      Response.json({ id: 'b1' }),
+      Response.json(
+        { error: { code: 'invalid_request', message: 'invalid request: name', details: [] } },
+        { status: 400 },
+      ),
+    ];
+    const fetch = vi.fn(async (_path: string, _init: RequestInit) => answers.shift()!);
+    vi.stubGlobal('fetch', fetch);
+    const file = new File(['[{"name":"A"},{"name":""},{"name":"C"}]'], 'boards.json');
+    await expect(importFile(file)).rejects.toThrow(
+      'board 2 of 3 (the 1 before it were imported): invalid request: name',
+    );
+    expect(fetch.mock.calls.map(([, init]) => init.body)).toEqual(['{"name":"A"}', '{"name":""}']);
   });
 
   it('refuses a file that is not JSON without asking the service', async () => {

@@ -28,7 +28,7 @@ export function MediaThumb({
   if (media.kind === 'image') {
     return (
       <div style={{ height }}>
-        <img src={media.url} alt={media.name} loading="lazy" style={FRAME} />
+        <img src={media.play_url ?? media.url} alt={media.name} loading="lazy" style={FRAME} />
       </div>
     );
   }
@@ -36,7 +36,13 @@ export function MediaThumb({
     return (
       <div style={{ height }}>
         {/* The fragment asks for the frame just after the start, which some videos leave black. */}
-        <video src={`${media.url}#t=0.1`} preload="metadata" muted aria-label={media.name} style={FRAME} />
+        <video
+          src={`${media.play_url ?? media.url}#t=0.1`}
+          preload="metadata"
+          muted
+          aria-label={media.name}
+          style={FRAME}
+        />
       </div>
     );
   }
@@ -50,7 +56,7 @@ export function MediaThumb({
           <audio
             controls
             preload="none"
-            src={media.url}
+            src={media.play_url ?? media.url}
             aria-label={`Play ${media.name}`}
             style={{ width: '100%' }}
           />

@@ -1,16 +1,17 @@
-import { Anchor, Group, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Checkbox, Group, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { DeviceOverview } from '../../../../src/shared/device';
+import { SelectAll } from '../../ui/bulk-bar';
 import { TimeAgo } from '../../ui/time';
 import { OnlineBadge } from './online-badge';
 import { screenshotUrl } from './queries';
 
 /** A row's height before it is measured: a thumbnail and two lines of text. */
 const ROW_HEIGHT = 58;
-const COLUMNS = { wide: 7, compact: 2 };
+const COLUMNS = { wide: 8, compact: 3 };
 const THUMB = { width: 80, height: 45 };
 
 function Thumbnail({ screen }: { screen: DeviceOverview }) {
@@ -159,11 +160,39 @@ function ScreenRow({ screen }: { screen: DeviceOverview }) {
   );
 }
 
+/** Which screens are selected (by tag) for the bulk actions, and how the checkboxes change it. */
+export interface ScreenSelection {
+  selected: ReadonlySet<string>;
+  toggle(tag: string): void;
+  /** Every screen shown in or out (ui/bulk.ts `allToggled`). */
+  toggleAll(): void;
+}
+
+function SelectCell({ screen, selection }: { screen: DeviceOverview; selection: ScreenSelection }) {
+  return (
+    <Table.Td>
+      <Checkbox
+        aria-label={`Select ${screen.name || screen.tag}`}
+        checked={selection.selected.has(screen.tag)}
+        onChange={() => selection.toggle(screen.tag)}
+      />
+    </Table.Td>
+  );
+}
+
 /**
  * The screens as a table whose rows outside the window are not drawn (the page scrolls as
  * usual): a thousand screens cost the rows in view. Padding rows keep the scroll height.
  */
-export function ScreenTable({ screens, total }: { screens: readonly DeviceOverview[]; total: number }) {
+export function ScreenTable({
+  screens,
+  total,
+  selection,
+}: {
+  screens: readonly DeviceOverview[];
+  total: number;
+  selection: ScreenSelection;
+}) {
   const body = useRef<HTMLTableSectionElement>(null);
   const [offset, setOffset] = useState(0);
   // Where the rows start in the page: whatever is drawn above them (an alert, a wrapped header)
@@ -202,6 +231,14 @@ export function ScreenTable({ screens, total }: { screens: readonly DeviceOvervi
       >
         <Table.Thead>
           <Table.Tr aria-rowindex={1}>
+            <Table.Th w={44}>
+              <SelectAll
+                label="Select every screen shown"
+                selection={selection.selected}
+                shown={screens.map((screen) => screen.tag)}
+                onChange={selection.toggleAll}
+              />
+            </Table.Th>
             <Table.Th w={THUMB.width + 20}>Screenshot</Table.Th>
             <Table.Th>Screen</Table.Th>
             {!compact && (
@@ -232,6 +269,7 @@ export function ScreenTable({ screens, total }: { screens: readonly DeviceOvervi
                 aria-rowindex={row.index + 2}
                 data-testid="screen-row"
               >
+                <SelectCell screen={screen} selection={selection} />
                 {compact ? <CompactRow screen={screen} /> : <ScreenRow screen={screen} />}
               </Table.Tr>
             );

@@ -1,72 +1,70 @@
 import { Button, Checkbox, Group, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { tagSchema } from '../../../../../src/shared/common';
-import { flowSchema, type Flow } from '../../../../../src/shared/flow';
-import { VARIANT_EXAMPLES } from '../../../../../src/shared/variant-examples';
+import type { Flow } from '../../../../../src/shared/flow';
 import type { Variant } from '../../../../../src/shared/variants';
-import { api, send } from '../../../api/client';
 import { ErrorAlert } from '../../../ui/error-panel';
 import { flowsQuery } from '../../flows/flow-queries';
 import { Loading } from '../../../ui/loading';
 
 const VariantGallery = lazy(() => import('../gallery/variant-gallery'));
 
-/** A tag for a new flow from the board's name and the variant, not yet taken: `lobby-value-2`. */
-export function suggestTag(boardName: string, variant: Variant, flows: readonly Flow[]): string {
+/**
+ * A tag for a new flow from the board's name and the variant, not yet taken by a flow nor by a
+ * new widget of the draft: `lobby-value-2`.
+ */
+export function suggestTag(
+  boardName: string,
+  variant: Variant,
+  flows: readonly Flow[],
+  pending: readonly string[] = [],
+): string {
   const stem = `${boardName}-${variant}`
     .toLowerCase()
     .replace(/[^a-z0-9_.-]+/g, '-')
     .replace(/^[^a-z0-9]+/, '')
     .slice(0, 90);
-  const taken = new Set(flows.map((flow) => flow.tag));
+  const taken = new Set([...flows.map((flow) => flow.tag), ...pending]);
   for (let n = 1; ; n++) {
     const tag = n === 1 ? stem : `${stem}-${n}`;
     if (!taken.has(tag)) return tag;
   }
 }
 
-/** A new flow of the variant, holding the variant's sample data when asked (so it draws at once). */
-async function createFlow(tag: string, variant: Variant, sample: boolean): Promise<Flow> {
-  const flow = await api(flowSchema, '/flows', { method: 'POST', body: { tag, variant } });
-  if (sample) {
-    await send(`/flows/${encodeURIComponent(tag)}/metrics`, {
-      method: 'PUT',
-      body: VARIANT_EXAMPLES[variant].example,
-    });
-  }
-  return flow;
-}
+/**
+ * The flow a new widget shows: one that exists, or a new one (its tag, and whether it starts with
+ * the variant's sample data), which is created when the board is saved, never before.
+ */
+export type FlowChoice = { flow: Flow } | { tag: string; sample: boolean };
 
 /** The second step: the data the new widget shows, a new flow (the default) or one that exists. */
 function FlowStep({
   boardName,
   variant,
+  pending,
   onBack,
   onDone,
 }: {
   boardName: string;
   variant: Variant;
+  pending: readonly string[];
   onBack: () => void;
-  onDone: (flow: Flow) => void;
+  onDone: (choice: FlowChoice) => void;
 }) {
-  const queries = useQueryClient();
   const flows = useQuery(flowsQuery);
   const [mode, setMode] = useState<'new' | 'existing'>('new');
   const [tag, setTag] = useState<string | null>(null);
   const [sample, setSample] = useState(true);
   const [existing, setExisting] = useState<string | null>(null);
-  const create = useMutation({
-    mutationFn: () => createFlow(newTag, variant, sample),
-    onSuccess: async (flow) => {
-      await queries.invalidateQueries({ queryKey: ['flows'] });
-      onDone(flow);
-    },
-  });
   if (!flows.data)
     return flows.error ? <ErrorAlert error={flows.error} /> : <Loading label="Loading the flows" />;
-  const newTag = tag ?? suggestTag(boardName, variant, flows.data);
-  const tagProblem = tagSchema.safeParse(newTag).error?.issues[0]?.message;
+  const newTag = tag ?? suggestTag(boardName, variant, flows.data, pending);
+  const tagProblem =
+    tagSchema.safeParse(newTag).error?.issues[0]?.message ??
+    (flows.data.some((flow) => flow.tag === newTag) || pending.includes(newTag)
+      ? 'is taken: pick it as a flow that exists, or another tag'
+      : undefined);
   // Flows of the same variant first: their data fits the widget as it is.
   const options = [...flows.data]
     .sort(
@@ -74,13 +72,12 @@ function FlowStep({
     )
     .map((flow) => ({ value: flow.id, label: `${flow.tag} (${flow.variant})` }));
   const picked = flows.data.find((flow) => flow.id === existing);
-  const add = () => (mode === 'new' ? create.mutate() : picked && onDone(picked));
+  const add = () => (mode === 'new' ? onDone({ tag: newTag, sample }) : picked && onDone({ flow: picked }));
   return (
     <Stack>
       <Text size="sm">
         A <b>{variant}</b> widget shows the data of a flow: scripts or other systems push data to it.
       </Text>
-      {create.error && <ErrorAlert error={create.error} title="The flow was not created" />}
       <Radio.Group value={mode} onChange={(value) => setMode(value as 'new' | 'existing')} label="Its data">
         <Stack gap="xs" mt="xs">
           <Radio value="new" label="A new flow" />
@@ -91,7 +88,7 @@ function FlowStep({
         <>
           <TextInput
             label="The new flow's tag"
-            description="What scripts and the API call it"
+            description="What scripts and the API call it; created when the board is saved"
             value={newTag}
             onChange={(event) => setTag(event.currentTarget.value)}
             error={tagProblem}
@@ -117,11 +114,7 @@ function FlowStep({
         <Button variant="default" onClick={onBack}>
           Back to the widgets
         </Button>
-        <Button
-          onClick={add}
-          loading={create.isPending}
-          disabled={mode === 'new' ? tagProblem !== undefined : !picked}
-        >
+        <Button onClick={add} disabled={mode === 'new' ? tagProblem !== undefined : !picked}>
           Add the widget
         </Button>
       </Group>
@@ -132,10 +125,13 @@ function FlowStep({
 /** Adding a widget: its variant picked from the gallery, then the flow it shows. */
 export function AddWidget({
   boardName,
+  pending,
   onAdd,
 }: {
   boardName: string;
-  onAdd: (variant: Variant, flow: Flow) => void;
+  /** The tags of the new flows the draft holds already. */
+  pending: readonly string[];
+  onAdd: (variant: Variant, choice: FlowChoice) => void;
 }) {
   const [variant, setVariant] = useState<Variant | null>(null);
   if (variant) {
@@ -143,8 +139,9 @@ export function AddWidget({
       <FlowStep
         boardName={boardName}
         variant={variant}
+        pending={pending}
         onBack={() => setVariant(null)}
-        onDone={(flow) => onAdd(variant, flow)}
+        onDone={(choice) => onAdd(variant, choice)}
       />
     );
   }

@@ -2,7 +2,8 @@ import { Alert, Button, Grid, Modal, Paper, Stack, Tabs, Text, Title } from '@ma
 import { useMediaQuery } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
 import type { BoardContent } from '../../../../../src/shared/board-content';
-import type { Flow } from '../../../../../src/shared/flow';
+import { parseMetrics, type MetricsData } from '../../../../../src/shared/metrics';
+import { VARIANT_EXAMPLES } from '../../../../../src/shared/variant-examples';
 import type { Variant } from '../../../../../src/shared/variants';
 import { useCanWrite } from '../../../session/session';
 import { ErrorAlert } from '../../../ui/error-panel';
@@ -10,13 +11,15 @@ import { LeaveGuard } from '../../../ui/leave-guard';
 import BoardPreview from '../board-preview';
 import { BoardSettings } from '../board-settings';
 import { WidgetList } from '../widget-list';
-import { AddWidget } from './add-widget';
+import { formatData, parseData } from '../data-editor/data-problems';
+import { AddWidget, type FlowChoice } from './add-widget';
 import { starterCode } from './custom-starter';
+import { flowKey } from './data-edits';
 import { newKey, type DraftWidget } from './draft';
 import { EditorToolbar } from './editor-toolbar';
 import { LayoutCanvas } from './layout-canvas';
 import { freeSpot, newWidgetSize } from './placement';
-import { previewOf, useLayoutFlows } from './preview-board';
+import { previewOf, tagOf as flowTagOf, useLayoutFlows } from './preview-board';
 import { useBoardEditor } from './use-board-editor';
 import { WidgetData } from './widget-data';
 import { WidgetInspector } from './widget-inspector';
@@ -24,8 +27,8 @@ import { WidgetInspector } from './widget-inspector';
 /**
  * The board editor: the board drawn by the player's renderer as screens show it, with handles to
  * drag and resize its widgets on the grid; the selected widget's placement, look and data; the
- * board's settings. Layout and settings are saved together, explicitly, against the board as it
- * was loaded: someone else's save in between is reported and never overwritten.
+ * board's settings. Layout, settings and data are one draft saved together, explicitly, against
+ * the board as it was loaded: someone else's save in between is reported and never overwritten.
  */
 export function BoardEditor({ content }: { content: BoardContent }) {
   const canWrite = useCanWrite();
@@ -38,26 +41,45 @@ export function BoardEditor({ content }: { content: BoardContent }) {
     [editor.base.board, editor.settings],
   );
   const { flows, dataByTag } = useLayoutFlows(board.id, editor.layout);
+  // The data as edited, drawn where it fits its variant (the renderer draws what the API takes).
+  const edited = useMemo(() => {
+    const fitting = new Map<string, MetricsData>();
+    for (const edit of editor.edits.values()) {
+      const data = parseData(edit.text);
+      if (data && parseMetrics(edit.variant, data).success) fitting.set(edit.tag, data);
+    }
+    return fitting;
+  }, [editor.edits]);
   const shown = useMemo(
-    () => previewOf(board, editor.layout, flows, dataByTag),
-    [board, editor.layout, flows, dataByTag],
+    () => previewOf(board, editor.layout, flows, dataByTag, edited),
+    [board, editor.layout, flows, dataByTag, edited],
   );
-  const tagOf = (widget: DraftWidget) => flows.get(widget.flow_id)?.tag ?? widget.flow_id;
+  const tagOf = (widget: DraftWidget) => flowTagOf(widget, flows);
   const widget = editor.layout.find((candidate) => candidate.key === selected);
-  const flow = widget && flows.get(widget.flow_id);
+  const flow = widget && widget.new_flow === undefined ? flows.get(widget.flow_id) : undefined;
+  const pending = editor.layout.flatMap((candidate) => candidate.new_flow ?? []);
+  const loadedText = (candidate: DraftWidget): string | null => {
+    if (candidate.new_flow !== undefined) return formatData({});
+    const data = dataByTag.get(tagOf(candidate));
+    return data === undefined ? null : formatData(data);
+  };
 
   const remove = (key: string) => {
     editor.change(editor.layout.filter((candidate) => candidate.key !== key));
     setSelected(null);
   };
-  const add = (variant: Variant, picked: Flow) => {
+  const add = (variant: Variant, choice: FlowChoice) => {
     const key = newKey();
     const spot = freeSpot(board, editor.layout, newWidgetSize(board));
     const code = starterCode(variant);
-    editor.change([
-      ...editor.layout,
-      { key, flow_id: picked.id, variant, background: 'default', code, ...spot },
-    ]);
+    const flowOf = 'flow' in choice ? { flow_id: choice.flow.id } : { flow_id: '', new_flow: choice.tag };
+    const added: DraftWidget = { key, ...flowOf, variant, background: 'default', code, ...spot };
+    editor.change([...editor.layout, added]);
+    if ('tag' in choice) {
+      // The new flow's first data, part of the draft like any edit: saved with the board.
+      const text = formatData(choice.sample ? VARIANT_EXAMPLES[variant].example : {});
+      editor.editData(flowKey(added), { tag: choice.tag, variant, text }, formatData({}));
+    }
     setSelected(key);
     setAdding(false);
   };
@@ -72,7 +94,7 @@ export function BoardEditor({ content }: { content: BoardContent }) {
         size="min(72rem, 100%)"
         fullScreen={phone}
       >
-        <AddWidget boardName={board.name} onAdd={add} />
+        <AddWidget boardName={board.name} pending={pending} onAdd={add} />
       </Modal>
       {editor.saveError !== null && (
         <ErrorAlert
@@ -141,9 +163,22 @@ export function BoardEditor({ content }: { content: BoardContent }) {
                       onDelete={() => remove(widget.key)}
                       disabled={!canWrite}
                     />
-                    {flow && (
-                      <WidgetData key={flow.id} flow={flow} variant={widget.variant} disabled={!canWrite} />
-                    )}
+                    <WidgetData
+                      key={flowKey(widget)}
+                      tag={tagOf(widget)}
+                      flow={flow}
+                      variant={widget.variant}
+                      loaded={loadedText(widget)}
+                      edit={editor.edits.get(flowKey(widget))}
+                      onEdit={(text) =>
+                        editor.editData(
+                          flowKey(widget),
+                          { tag: tagOf(widget), variant: widget.variant, text },
+                          loadedText(widget),
+                        )
+                      }
+                      disabled={!canWrite}
+                    />
                   </Stack>
                 ) : (
                   <Text c="dimmed" size="sm">

@@ -25,6 +25,11 @@ export interface DraftWidget {
   background: Widget['background'];
   /** A custom widget's own code (the Code panel); null for every other variant. */
   code: CustomCode | null;
+  /**
+   * The tag of the flow the save creates for it (its `flow_id` is empty until then): flows are
+   * made with the board, never before, so a board left unsaved leaves none behind.
+   */
+  new_flow?: string;
 }
 
 export type Layout = readonly DraftWidget[];
@@ -61,22 +66,39 @@ export function saveOf(
   return {
     updated_at: loaded.updated_at,
     board: { ...loaded.board, ...settings },
-    widgets: layout.map(({ key: _key, ...widget }, index): ContentWidget => ({
+    widgets: layout.map(({ key: _key, new_flow, flow_id, ...widget }, index): ContentWidget => ({
       ...widget,
+      ...(new_flow === undefined ? { flow_id } : { flow_tag: new_flow }),
       in_board_index: index,
     })),
   };
 }
 
+/** The ids of the flows a save made, by tag: the answer lists the widgets in the order sent. */
+export function madeFlows(sent: Layout, saved: readonly Widget[]): Map<string, string> {
+  const made = new Map<string, string>();
+  sent.forEach((widget, index) => {
+    const flowId = saved[index]?.flow_id;
+    if (widget.new_flow !== undefined && flowId !== undefined) made.set(widget.new_flow, flowId);
+  });
+  return made;
+}
+
 /**
  * A layout of the history brought up to a save: widgets created by it get the ids the service
  * gave them (the answer lists them in the order sent), ids the save deleted are dropped, so an
- * undo past the save and a second save recreate them instead of naming what no longer exists.
+ * undo past the save and a second save recreate them instead of naming what no longer exists;
+ * widgets of flows the save made name those flows.
  */
 export function afterSave(layout: Layout, sent: Layout, saved: readonly Widget[]): Layout {
   const ids = new Map(sent.map((widget, index) => [widget.key, saved[index]?.id]));
   const kept = new Set(saved.map((widget) => widget.id));
-  return layout.map((widget) => {
+  const made = madeFlows(sent, saved);
+  return layout.map((shown) => {
+    // A widget of a flow the save made shows that flow now, in every step of the history.
+    const flowId = shown.new_flow === undefined ? undefined : made.get(shown.new_flow);
+    const { new_flow: _made, ...rest } = shown;
+    const widget = flowId === undefined ? shown : { ...rest, flow_id: flowId };
     const id = widget.id ?? ids.get(widget.key);
     return id === widget.id && (id === undefined || kept.has(id))
       ? widget

@@ -9,18 +9,20 @@ import type { BoardEditor } from './use-board-editor';
 function statusOf(editor: BoardEditor): string {
   if (editor.saving) return 'Saving…';
   if (editor.settingsInvalid) return 'A setting needs fixing before the board can be saved';
+  if (editor.dataInvalid) return "A widget's data needs fixing before the board can be saved";
   if (editor.dirty) return 'Unsaved changes';
   return 'Every change is saved';
 }
 
 /**
  * The editor's commands: add a widget, undo and redo (also Ctrl+Z, Ctrl+Shift+Z and Ctrl+Y
- * outside text fields), save (also Ctrl+S) and drop every change; and where the board stands,
- * said for screen readers too.
+ * outside text fields), the one Save of the page (also Ctrl+S: layout, settings and the widgets'
+ * data together) and drop every change; and where the board stands, said for screen readers too.
  */
 export function EditorToolbar({ editor, onAdd }: { editor: BoardEditor; onAdd: () => void }) {
   const canWrite = useCanWrite();
-  const canSave = canWrite && editor.dirty && !editor.settingsInvalid && !editor.saving;
+  const canSave =
+    canWrite && editor.dirty && !editor.settingsInvalid && !editor.dataInvalid && !editor.saving;
   useHotkeys(
     canWrite
       ? [

@@ -6,7 +6,7 @@ import type { Flow } from '../../../../../src/shared/flow';
 import type { MetricsData } from '../../../../../src/shared/metrics';
 import { flowsQuery, metricsQuery } from '../../flows/flow-queries';
 import { boardDataQuery } from '../queries';
-import type { Layout } from './draft';
+import type { DraftWidget, Layout } from './draft';
 
 const NO_DATA: MetricsData = {};
 /** Stable, so the combined list keeps its identity while no read changes. */
@@ -26,7 +26,10 @@ export function useLayoutFlows(boardId: string, layout: Layout) {
     [exported.data],
   );
   const missing = useMemo(() => {
-    const tags = layout.flatMap((widget) => byId.get(widget.flow_id)?.tag ?? []);
+    // A new widget's flow does not exist before the save: there is nothing to read.
+    const tags = layout.flatMap((widget) =>
+      widget.new_flow === undefined ? (byId.get(widget.flow_id)?.tag ?? []) : [],
+    );
     return [...new Set(tags)].filter((tag) => !known.has(tag));
   }, [layout, byId, known]);
   const extra = useQueries({ queries: missing.map((tag) => metricsQuery(tag)), combine: dataOf });
@@ -38,21 +41,30 @@ export function useLayoutFlows(boardId: string, layout: Layout) {
   return { flows: byId, dataByTag };
 }
 
-/** The board as a screen would draw it with the editor's settings and layout. */
+/** The tag a widget's flow goes by: its flow's, or the new flow's the save creates. */
+export const tagOf = (widget: DraftWidget, flows: ReadonlyMap<string, Flow>): string =>
+  widget.new_flow ?? flows.get(widget.flow_id)?.tag ?? widget.flow_id;
+
+/**
+ * The board as a screen would draw it with the editor's settings, layout and data: the data as
+ * edited where it fits its variant (`edited`, by tag), as loaded otherwise.
+ */
 export function previewOf(
   board: Board,
   layout: Layout,
   flows: ReadonlyMap<string, Flow>,
   dataByTag: ReadonlyMap<string, MetricsData>,
+  edited: ReadonlyMap<string, MetricsData> = new Map(),
 ): BoardExport {
   const { id: _id, created_at: _created, updated_at: _updated, ...settings } = board;
   return {
     ...settings,
     widgets: layout.map((widget, index) => {
       const flow = flows.get(widget.flow_id);
-      const tag = flow?.tag ?? widget.flow_id;
+      const tag = tagOf(widget, flows);
+      const data = edited.get(tag) ?? dataByTag.get(tag) ?? NO_DATA;
       return {
-        flow: { tag, data: dataByTag.get(tag) ?? NO_DATA, errored: flow?.errored ?? false },
+        flow: { tag, data, errored: flow?.errored ?? false },
         variant: widget.variant,
         column: widget.column,
         row: widget.row,

@@ -102,6 +102,72 @@ describe('the board editor', () => {
     expect(queries.getQueryData(['boards', 'board'])).toEqual(result.current.base);
   });
 
+  it('saves the widgets’ data and a new widget’s flow with the board, in the one PUT', async () => {
+    const service = serve().on('PUT', CONTENT_PATH, ({ body }) => {
+      const saved = savedAs(body as BoardContentSave, '2026-11-23T09:10:00.000Z');
+      // The service made the new widget's flow.
+      saved.widgets = saved.widgets.map((made, index) =>
+        index === 2 ? { ...made, flow_id: 'flow-made' } : made,
+      );
+      return { status: 200, body: saved };
+    });
+    const { result, act } = await editing();
+    const added: DraftWidget = {
+      ...result.current.layout[0]!,
+      key: 'new:b',
+      id: undefined,
+      flow_id: '',
+      new_flow: 'hall-tickertape',
+      variant: 'tickertape',
+      column: 24,
+    };
+    await act(() => {
+      result.current.change([...result.current.layout, added]);
+      result.current.editData(
+        'new:hall-tickertape',
+        { tag: 'hall-tickertape', variant: 'tickertape', text: '{"messages":["Hi"]}' },
+        '{}',
+      );
+      result.current.editData(
+        'flow-w1',
+        { tag: 'hall-value', variant: 'value', text: '{"value":"42 open"}' },
+        '{"value":1}',
+      );
+    });
+    expect(result.current.dirty).toBe(true);
+    expect(result.current.dataInvalid).toBe(false);
+
+    await act(() => result.current.save());
+    await vi.waitFor(() => expect(result.current.dirty).toBe(false));
+    const sent = service.sent[0]?.body as BoardContentSave;
+    expect(sent.flows).toEqual([
+      { tag: 'hall-tickertape', variant: 'tickertape', data: { messages: ['Hi'] } },
+    ]);
+    expect(sent.data).toEqual([{ tag: 'hall-value', data: { value: '42 open' } }]);
+    expect(sent.widgets[2]).toMatchObject({ flow_tag: 'hall-tickertape' });
+    expect(sent.widgets[2]).not.toHaveProperty('flow_id');
+    // The new widget shows the flow the save made; nothing is left to save.
+    expect(result.current.layout[2]).toMatchObject({ flow_id: 'flow-made' });
+    expect(result.current.layout[2]).not.toHaveProperty('new_flow');
+    expect(result.current.edits.size).toBe(0);
+  });
+
+  it('refuses to save data that does not fit its widget', async () => {
+    serve();
+    const { result, act } = await editing();
+    await act(() =>
+      result.current.editData(
+        'flow-w1',
+        { tag: 'hall-value', variant: 'value', text: '{"value":[1]}' },
+        '{}',
+      ),
+    );
+    expect(result.current.dataInvalid).toBe(true);
+    // Data of a widget taken off the board is neither saved nor in the way.
+    await act(() => result.current.change(result.current.layout.slice(1)));
+    expect(result.current.dataInvalid).toBe(false);
+  });
+
   it('leaves nothing to save after a layout-only save, and keeps edits made while it was under way', async () => {
     const answer = held();
     serve().on('PUT', CONTENT_PATH, answer.handler);

@@ -4,7 +4,16 @@ import type { Board } from '../../../../../src/shared/board';
 import { boardContentSchema, type BoardContent } from '../../../../../src/shared/board-content';
 import { api, ApiError } from '../../../api/client';
 import { contentQuery } from '../queries';
-import { afterSave, layoutOf, saveOf, type Layout } from './draft';
+import { metricsQuery } from '../../flows/flow-queries';
+import {
+  afterDataSave,
+  dataOfSave,
+  editsInvalid,
+  shownEdits,
+  type DataEdit,
+  type DataEdits,
+} from './data-edits';
+import { afterSave, layoutOf, madeFlows, saveOf, type Layout } from './draft';
 import { historyOf, record, redo, undo, type History } from './history';
 
 function mapHistory(history: History<Layout>, change: (layout: Layout) => Layout): History<Layout> {
@@ -15,12 +24,15 @@ function mapHistory(history: History<Layout>, change: (layout: Layout) => Layout
   };
 }
 
+const NO_EDITS: DataEdits = new Map();
+
 /**
- * The board being edited: the content it was loaded from (`base`, which a save is checked
- * against), the layout with its undo history, and the settings form's passing changes. One save
- * writes both (`PUT /boards/:id/content`); a board someone else saved meanwhile is refused (409)
- * and the edits stay until the operator loads theirs. While nothing is edited, someone else's
- * save is taken in at once, so an idle editor never goes stale.
+ * The board being edited, one draft with one Save: the content it was loaded from (`base`, which
+ * a save is checked against), the layout with its undo history, the settings form's passing
+ * changes and the widgets' data. One save writes them all (`PUT /boards/:id/content`, the flows
+ * of new widgets created by it); a board someone else saved meanwhile is refused (409) and the
+ * edits stay until the operator loads theirs. While nothing is edited, someone else's save is
+ * taken in at once, so an idle editor never goes stale.
  */
 export function useBoardEditor(live: BoardContent) {
   const queries = useQueryClient();
@@ -32,7 +44,11 @@ export function useBoardEditor(live: BoardContent) {
   const [settingsInvalid, setSettingsInvalid] = useState(false);
   /** Moves on when the settings form must be filled again from `base`: it is made anew. */
   const [generation, setGeneration] = useState(0);
-  const dirty = history.present !== saved || settings !== null || settingsInvalid;
+  /** The widgets' data as edited, by flow key (data-edits.ts). */
+  const [edits, setEdits] = useState<DataEdits>(NO_EDITS);
+  const dataEdited = shownEdits(history.present, edits).length > 0;
+  const dataInvalid = editsInvalid(history.present, edits);
+  const dirty = history.present !== saved || settings !== null || settingsInvalid || dataEdited;
   const stale = live.board.updated_at !== base.board.updated_at;
 
   const load = useCallback((content: BoardContent) => {
@@ -46,20 +62,27 @@ export function useBoardEditor(live: BoardContent) {
   if (stale && !dirty) load(live);
 
   const save = useMutation({
-    mutationFn: (sent: Layout) =>
+    mutationFn: ({ layout }: { layout: Layout; edits: DataEdits }) =>
       api(boardContentSchema, `/boards/${encodeURIComponent(base.board.id)}/content`, {
         method: 'PUT',
-        body: saveOf(base, settings, sent),
+        body: { ...saveOf(base, settings, layout), ...dataOfSave(layout, edits) },
       }),
-    onSuccess: (content, sent) => {
+    onSuccess: (content, { layout: sent, edits: sentEdits }) => {
       const update = (layout: Layout) => afterSave(layout, sent, content.widgets);
       const present = update(sent);
       setBase(content);
       setSaved(present);
       // Edits made while the save was under way stay edits.
       setHistory((current) => mapHistory(current, (layout) => (layout === sent ? present : update(layout))));
+      setEdits((current) => afterDataSave(current, sentEdits, madeFlows(sent, content.widgets)));
+      // The data saved is the flows' data now: shown at once, not after the refetch.
+      const written = dataOfSave(sent, sentEdits);
+      for (const { tag, data = {} } of [...written.flows, ...written.data]) {
+        queries.setQueryData(metricsQuery(tag).queryKey, data);
+      }
       queries.setQueryData(contentQuery(content.board.id).queryKey, content);
       void queries.invalidateQueries({ queryKey: ['boards'] });
+      void queries.invalidateQueries({ queryKey: ['flows'] });
     },
   });
   const conflict = save.error instanceof ApiError && save.error.status === 409;
@@ -69,9 +92,20 @@ export function useBoardEditor(live: BoardContent) {
     load(await queries.fetchQuery({ ...contentQuery(base.board.id), staleTime: 0 }));
     setSettings(null);
     setSettingsInvalid(false);
+    setEdits(NO_EDITS);
     setGeneration((current) => current + 1);
     save.reset();
   };
+
+  /** Records the data typed for a flow; back to what was loaded, it is no edit any more. */
+  const editData = useCallback((key: string, edit: Omit<DataEdit, 'from'>, loaded: string | null) => {
+    setEdits((current) => {
+      const next = new Map(current);
+      if (edit.text === loaded) next.delete(key);
+      else next.set(key, { ...edit, from: current.get(key)?.from ?? loaded });
+      return next;
+    });
+  }, []);
 
   return {
     base,
@@ -89,10 +123,15 @@ export function useBoardEditor(live: BoardContent) {
       setSettingsInvalid(invalid);
     }, []),
     settingsInvalid,
+    /** The widgets' data as edited, by flow key, and how an edit is recorded. */
+    edits,
+    editData,
+    /** Some widget's data fails its check: the board cannot be saved as it is. */
+    dataInvalid,
     dirty,
     /** Someone else saved the board since it was loaded here. */
     stale,
-    save: () => save.mutate(history.present),
+    save: () => save.mutate({ layout: history.present, edits }),
     saving: save.isPending,
     saveError: save.error,
     conflict,
@@ -103,6 +142,7 @@ export function useBoardEditor(live: BoardContent) {
       setHistory((current) => record(current, saved));
       setSettings(null);
       setSettingsInvalid(false);
+      setEdits(NO_EDITS);
       setGeneration((current) => current + 1);
       save.reset();
     },

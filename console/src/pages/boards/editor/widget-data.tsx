@@ -1,114 +1,96 @@
-import { Accordion, Alert, Anchor, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { Accordion, Alert, Anchor, Group, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import type { Flow } from '../../../../../src/shared/flow';
 import type { Variant } from '../../../../../src/shared/variants';
-import { send } from '../../../api/client';
-import { ErrorAlert } from '../../../ui/error-panel';
-import { WriteButton } from '../../../ui/write-button';
-import { metricsQuery } from '../../flows/flow-queries';
-import { VariantShape } from '../../flows/variant-shape';
-import { dataProblems, formatData, parseData } from '../data-editor/data-problems';
-import { ScriptSource } from './script-source';
 import { Loading } from '../../../ui/loading';
+import { VariantShape } from '../../flows/variant-shape';
+import type { DataEdit } from './data-edits';
+import { ScriptSource } from './script-source';
 
+// Each view loads with the first widget selected, not with the editor: the form with its
+// controls, the JSON view with CodeMirror.
+const DataForm = lazy(() => import('../forms/data-form'));
 const DataEditor = lazy(() => import('../data-editor/data-editor'));
 
-/** The text with its `title` set (removed when empty), or null while the text is not an object. */
-function withTitle(text: string, title: string): string | null {
-  const data = parseData(text);
-  if (!data) return null;
-  const { title: _old, ...rest } = data;
-  return formatData(title ? { title, ...rest } : rest);
-}
+type View = 'form' | 'json';
 
 /**
- * The data of the widget's flow: its title, the whole data as JSON checked against the variant
- * as it is typed (the API's own checks and messages), saved on its own (`PUT
- * /flows/:tag/metrics`, live on every screen at once) since it belongs to the flow, which other
- * boards may show too; and what feeds it. Someone else's new data refills an untouched editor.
+ * The data of the selected widget's flow, part of the board's draft: a form generated from the
+ * variant (the default), or the whole data as JSON (Advanced), both over the same text and so
+ * always in sync. Saved with the board by its one Save; a new widget's flow is created then.
  */
-export function WidgetData({ flow, variant, disabled }: { flow: Flow; variant: Variant; disabled: boolean }) {
-  const queries = useQueryClient();
-  const current = useQuery(metricsQuery(flow.tag));
-  const loaded = current.data ? formatData(current.data) : null;
-  const [text, setText] = useState<string | null>(null);
-  /** The data the edits started from: newer data arriving meanwhile is said, not overwritten unseen. */
-  const [from, setFrom] = useState<string | null>(null);
-  const edited = text !== null && text !== loaded;
-  const shown = text ?? loaded;
-  const save = useMutation({
-    mutationFn: (body: unknown) =>
-      send(`/flows/${encodeURIComponent(flow.tag)}/metrics`, { method: 'PUT', body }),
-    onSuccess: async () => {
-      await queries.invalidateQueries({ queryKey: ['flows'] });
-      setText(null);
-    },
-  });
-  const parsed = shown === null ? null : parseData(shown);
-  const problems = useMemo(() => (shown === null ? [] : dataProblems(variant, shown)), [variant, shown]);
-  const title = typeof parsed?.title === 'string' ? parsed.title : '';
-  const change = (next: string) => {
-    if (text === null) setFrom(loaded);
-    setText(next);
-    save.reset();
-  };
-  const drop = () => {
-    setText(null);
-    save.reset();
-  };
+export function WidgetData({
+  tag,
+  flow,
+  variant,
+  loaded,
+  edit,
+  onEdit,
+  disabled,
+}: {
+  tag: string;
+  /** The flow, once it exists; undefined for the flow the next save creates. */
+  flow: Flow | undefined;
+  variant: Variant;
+  /** The flow's data as loaded, as text; null while it is read. */
+  loaded: string | null;
+  edit: DataEdit | undefined;
+  onEdit: (text: string) => void;
+  disabled: boolean;
+}) {
+  const [view, setView] = useState<View>('form');
+  const text = edit?.text ?? loaded;
   return (
     <Stack gap="sm">
       <Group justify="space-between" gap="xs">
         <Title order={3} size="h5">
           Its data
         </Title>
-        <Anchor component={Link} to={`/flows/${encodeURIComponent(flow.id)}`} size="sm">
-          Flow {flow.tag}
-        </Anchor>
+        {flow ? (
+          <Anchor component={Link} to={`/flows/${encodeURIComponent(flow.id)}`} size="sm">
+            Flow {flow.tag}
+          </Anchor>
+        ) : (
+          <Text size="sm" c="dimmed">
+            New flow {tag}, created when the board is saved
+          </Text>
+        )}
       </Group>
-      {current.error && <ErrorAlert error={current.error} title="The data could not be read" />}
-      {shown === null ? (
+      <SegmentedControl
+        aria-label="How to edit the data"
+        value={view}
+        onChange={(next) => setView(next as View)}
+        data={[
+          { value: 'form', label: 'Form' },
+          { value: 'json', label: 'Advanced (JSON)' },
+        ]}
+      />
+      {text === null ? (
         <Loading label="Loading the data" />
-      ) : (
-        <>
-          <TextInput
-            label="Title"
-            description="Drawn above the widget; empty for none"
-            disabled={disabled || parsed === null}
-            value={title}
-            onChange={(event) => {
-              const next = withTitle(shown, event.currentTarget.value);
-              if (next !== null) change(next);
-            }}
+      ) : view === 'form' ? (
+        <Suspense fallback={<Loading label="Loading the form" />}>
+          <DataForm
+            variant={variant}
+            text={text}
+            onChange={onEdit}
+            onAdvanced={() => setView('json')}
+            disabled={disabled}
           />
-          <Suspense fallback={<Loading label="Loading the data editor" />}>
-            <DataEditor variant={variant} value={shown} readOnly={disabled} onChange={change} />
-          </Suspense>
-          {edited && from !== loaded && (
-            <Alert color="yellow" title="New data arrived while you edited">
-              Saving replaces it with yours; Discard shows it.
-            </Alert>
-          )}
-          {save.error && <ErrorAlert error={save.error} title="The data was not saved" />}
-          <Group justify="flex-end" gap="sm">
-            <Text size="xs" c="dimmed">
-              Saved on its own: every screen showing {flow.tag} shows it at once.
-            </Text>
-            <WriteButton variant="default" disabled={!edited} onClick={drop}>
-              Discard
-            </WriteButton>
-            <WriteButton
-              onClick={() => save.mutate(parsed)}
-              loading={save.isPending}
-              disabled={!edited || problems.length > 0 || parsed === null}
-            >
-              Save the data
-            </WriteButton>
-          </Group>
-        </>
+        </Suspense>
+      ) : (
+        <Suspense fallback={<Loading label="Loading the data editor" />}>
+          <DataEditor variant={variant} value={text} readOnly={disabled} onChange={onEdit} />
+        </Suspense>
       )}
+      {edit && loaded !== null && edit.from !== loaded && (
+        <Alert color="yellow" title="New data arrived while you edited">
+          Saving replaces it with yours; Discard the changes shows it.
+        </Alert>
+      )}
+      <Text size="xs" c="dimmed">
+        Saved with the board: every screen showing {tag} shows it once you save.
+      </Text>
       <Accordion variant="contained">
         <Accordion.Item value="shape">
           <Accordion.Control>What the data of a {variant} may hold</Accordion.Control>
@@ -117,7 +99,7 @@ export function WidgetData({ flow, variant, disabled }: { flow: Flow; variant: V
           </Accordion.Panel>
         </Accordion.Item>
       </Accordion>
-      <ScriptSource flow={flow} disabled={disabled} />
+      {flow && <ScriptSource flow={flow} disabled={disabled} />}
     </Stack>
   );
 }
