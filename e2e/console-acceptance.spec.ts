@@ -72,9 +72,12 @@ test('an operator runs a new screen from the console, from pairing to signing ou
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('You have unsaved changes')).toHaveCount(0);
 
-  // Assigned to the screen, which shows the board, then the image.
+  // Assigned to the screen with the page's one Save; the screen shows the board, then the image.
   await page.getByRole('combobox', { name: 'Screens that play it' }).click();
   await page.getByRole('option', { name: `Lobby (${tag})` }).click();
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('You have unsaved changes')).toHaveCount(0);
   await expect(screen.locator('[data-board-name="Welcome board"]')).toBeVisible({ timeout: 15_000 });
   await expect(screen.locator('.player-layer-active img.player-media')).toBeVisible({ timeout: 15_000 });
 

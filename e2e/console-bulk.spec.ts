@@ -81,7 +81,7 @@ test('a playlist is given to five screens at once, and deleted with a summary of
   await expect(confirm).toContainText(
     'Screens that play it, left with no playlist (5): Bulk 1, Bulk 2, Bulk 3, Bulk 4, Bulk 5',
   );
-  // (The shared confirmation's red button is not axe-checked here: ui/confirm.tsx is everyone's.)
+  await checkPage(page, 'bulk-playlist-delete');
   await confirm.getByRole('button', { name: 'Delete the playlist' }).click();
   await expect(page.getByText('Deleted 1 playlist.')).toBeVisible();
   expect((await stack.api<unknown[]>('GET', '/playlists')).length).toBe(0);

@@ -4,7 +4,6 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { z } from 'zod';
 import { channelSchema } from '../../../src/shared/channel';
-import { mediaSchema } from '../../../src/shared/media';
 import {
   NOTIFICATION_DEFAULT_DURATION,
   NOTIFICATION_TEXT_MAX,
@@ -31,6 +30,7 @@ import { groupsQuery } from './schedules/queries';
 import { useOverview } from './screens/queries';
 import { tell } from '../ui/notify';
 import { Loading } from '../ui/loading';
+import { mediaQuery } from './media/media-query';
 
 // The icon pack (and the renderer's banner, which draws icons by name) is the heavy part of this
 // page: loaded after the form is on screen.
@@ -63,7 +63,8 @@ export default function NotificationsPage() {
   });
   const groups = useQuery(groupsQuery);
   const screens = useOverview();
-  const media = useQuery({ queryKey: ['media'], queryFn: () => api(z.array(mediaSchema), '/media') });
+  // The library's one cache entry, as every page that shows or picks media reads it.
+  const media = useQuery({ ...mediaQuery, select: (library) => library.media });
   const form = useForm<NotificationFields>({
     initialValues: {
       where: 'channel',

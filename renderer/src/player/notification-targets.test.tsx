@@ -14,6 +14,7 @@ import {
   useFakeClock,
   type FakeBridge,
 } from './player-test-kit';
+import { CHANNEL_WAIT_MS } from './player';
 
 // Notifications sent to screens (every screen, a group, one screen) rather than to a channel: the
 // service delivers them to this screen on purpose, so it shows them whatever its boards' channels.
@@ -71,6 +72,20 @@ describe('player: notifications sent to screens', () => {
     send(bridge, makeNotification('ch-other', { title: 'Not here' }));
     await tick(50);
     expect(region().textContent).toBe('');
+    await tick(CHANNEL_WAIT_MS);
     expect(bridge.logText()).toMatch(/of channel ch-other not shown/);
+  });
+
+  it('shows a channel notification that came a moment before the board that uses the channel', async () => {
+    const { bridge, show } = await renderPlayer(makeState([board('a', 600)], { boards }));
+    await tick(100);
+    // Sent right after Board A was saved following ch-new; the screen hears of that a moment later.
+    send(bridge, makeNotification('ch-new', { title: 'Soup is ready' }));
+    await tick(200);
+    expect(region().textContent).toBe('');
+    await show(makeState([board('a', 600)], { boards: { a: makeBoard('Board A', ['ch-a', 'ch-new']) } }));
+    await tick(50);
+    expect(region().textContent).toContain('Soup is ready');
+    expect(bridge.logText()).not.toMatch(/not shown/);
   });
 });

@@ -15,6 +15,7 @@ import {
   useFakeClock,
   type FakeBridge,
 } from './player-test-kit';
+import { CHANNEL_WAIT_MS } from './player';
 import { DEFAULT_SOUND } from './sound';
 
 const boards = {
@@ -134,6 +135,9 @@ describe('player: notifications', () => {
     send(bridge, makeNotification('ch-b', { title: 'For board B' }));
     send(bridge, makeNotification('ch-elsewhere', { title: 'For nobody' }));
     await tick(50);
+    expect(region().textContent).toBe('');
+    // Once they have waited for a board of their channels in vain.
+    await tick(CHANNEL_WAIT_MS);
     expect(region().textContent).toBe('');
     expect(bridge.logText()).toMatch(/of channel ch-b not shown/);
     expect(bridge.logText()).toMatch(/of channel ch-elsewhere not shown/);

@@ -22,6 +22,13 @@ import { WebProvider } from './web-provider';
 import './player.css';
 
 const MAX_LOG = 4096;
+/**
+ * How long a channel's notification waits for a board on screen that uses the channel. A board's
+ * new channels reach the screen a moment after the event that says so (the agent gathers events
+ * for 200 ms, then fetches the board), and a notification sent right after that save can come
+ * first; past this, a channel no board on screen uses is not this screen's.
+ */
+export const CHANNEL_WAIT_MS = 3000;
 const MAX_ITEM = 2048;
 const MAX_REASON = 1024;
 
@@ -117,32 +124,54 @@ export function Player({ state, store, bridge, waiting, off = false, cover = nul
     [sequencer, bridge, still],
   );
 
-  useEffect(
-    () =>
-      bridge.onMessage((message) => {
-        // Checked against the contract where it entered the page (the bridge's client).
-        if (message.kind !== 'notification') return;
-        const { notification, sound } = message;
-        if (still) {
-          log('info', `notification ${notification.id} not shown: ${why}`);
-          return;
-        }
-        // A channel's is for the screens whose boards on screen use it; one sent to screens (every
-        // screen, a group, this screen: `channel_id` null) reached this one on purpose, so it shows
-        // over whatever plays, a board, an image, a video or the waiting screen.
-        const channelId = notification.channel_id;
-        if (channelId !== null && !sequencer.getSnapshot().channels.has(channelId)) {
-          log(
-            'info',
-            `notification ${notification.id} of channel ${channelId} not shown: no board on screen uses that channel`,
-          );
-          return;
-        }
-        sounds.set(notification, sound);
-        queue.push(notification);
-      }),
-    [bridge, sequencer, queue, sounds, log, still, why],
-  );
+  useEffect(() => {
+    /** The channel notifications waiting for a board that uses their channel: how to stop each. */
+    const waits = new Set<() => void>();
+    const show = (notification: Notification, sound: NotificationSound | null) => {
+      sounds.set(notification, sound);
+      queue.push(notification);
+    };
+    const stop = bridge.onMessage((message) => {
+      // Checked against the contract where it entered the page (the bridge's client).
+      if (message.kind !== 'notification') return;
+      const { notification, sound } = message;
+      if (still) {
+        log('info', `notification ${notification.id} not shown: ${why}`);
+        return;
+      }
+      // A channel's is for the screens whose boards on screen use it; one sent to screens (every
+      // screen, a group, this screen: `channel_id` null) reached this one on purpose, so it shows
+      // over whatever plays, a board, an image, a video or the waiting screen.
+      const channelId = notification.channel_id;
+      const onScreen = () => sequencer.getSnapshot().channels.has(channelId ?? '');
+      if (channelId === null || onScreen()) {
+        show(notification, sound);
+        return;
+      }
+      const end = () => {
+        waits.delete(end);
+        unsubscribe();
+        clearTimeout(timer);
+      };
+      const unsubscribe = sequencer.subscribe(() => {
+        if (!onScreen()) return;
+        end();
+        show(notification, sound);
+      });
+      const timer = setTimeout(() => {
+        end();
+        log(
+          'info',
+          `notification ${notification.id} of channel ${channelId} not shown: no board on screen uses that channel`,
+        );
+      }, CHANNEL_WAIT_MS);
+      waits.add(end);
+    });
+    return () => {
+      stop();
+      for (const end of [...waits]) end();
+    };
+  }, [bridge, sequencer, queue, sounds, log, still, why]);
 
   const snapshot = useSyncExternalStore(sequencer.subscribe, sequencer.getSnapshot);
   // Oldest first, so the prepared layer never moves in the DOM when it comes on screen (a moved

@@ -1,8 +1,6 @@
 import { Box, ColorInput, Grid, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { mediaSchema } from '../../../../src/shared/media';
 import {
   OVERRIDE_DEFAULT_BACKGROUND,
   OVERRIDE_MESSAGE_MAX,
@@ -26,6 +24,7 @@ import { soundOptions, soundUrlOf } from '../../ui/sound-options';
 import { WriteButton } from '../../ui/write-button';
 import { groupsQuery } from '../schedules/queries';
 import { useOverview } from '../screens/queries';
+import { mediaQuery } from '../media/media-query';
 
 const NONE = 'none';
 const UNTIL_CLEARED = 'cleared';
@@ -83,7 +82,8 @@ export function OverrideForm() {
   const queries = useQueryClient();
   const groups = useQuery(groupsQuery);
   const screens = useOverview();
-  const media = useQuery({ queryKey: ['media'], queryFn: () => api(z.array(mediaSchema), '/media') });
+  // The library's one cache entry, as every page that shows or picks media reads it.
+  const media = useQuery({ ...mediaQuery, select: (library) => library.media });
   const form = useForm<OverrideFields>({
     initialValues: {
       title: '',
