@@ -224,7 +224,10 @@ async function feedBy(page: Page, option: string): Promise<void> {
   }).toPass({ timeout: 15_000 });
 }
 
-test("a widget's flow is fed by a script attached in the editor", async ({ admin: page, stack }) => {
+test("a widget's flow is fed by a script chosen in the editor, written by the board's Save", async ({
+  admin: page,
+  stack,
+}) => {
   const board = await stack.api<{ id: string }>('POST', '/boards', { name: 'Fed' });
   const flow = await stack.api<{ id: string }>('POST', '/flows', { tag: 'fed-value', variant: 'value' });
   await stack.api('POST', `/boards/${board.id}/widgets`, {
@@ -239,13 +242,22 @@ test("a widget's flow is fed by a script attached in the editor", async ({ admin
     code: 'return { value: 7 };',
     interval: '1h',
   });
+  const source = async () => (await stack.api<{ source: string | null }>('GET', `/flows/${flow.id}`)).source;
   await page.goto(`${stack.serviceUrl}/console/boards/${board.id}`);
   await handle(page, 'value').click();
+  // Chosen, it is part of the draft: nothing changes until the board's one Save.
   await feedBy(page, 'Visitors today');
+  await expect(page.getByTestId('editor-status')).toHaveText('Unsaved changes');
+  await expect(page.getByText('Changed: saved with the board')).toBeVisible();
+  expect(await source()).toBeNull();
+  await page.getByRole('button', { name: 'Save the board' }).click();
+  await expect(page.getByTestId('editor-status')).toHaveText('Every change is saved');
+  await expect.poll(source).toBe(script.id);
   await expect(page.getByRole('link', { name: 'Open the script' })).toBeVisible();
-  expect((await stack.api<{ source: string }>('GET', `/flows/${flow.id}`)).source).toBe(script.id);
-  // Detached again: the flow takes pushed data.
+  // Detached again, saved: the flow takes pushed data.
   await feedBy(page, 'Data pushed to it (no script)');
+  expect(await source()).toBe(script.id);
+  await page.getByRole('button', { name: 'Save the board' }).click();
+  await expect.poll(source).toBeNull();
   await expect(page.getByRole('link', { name: 'write a script' })).toBeVisible();
-  expect((await stack.api<{ source: string | null }>('GET', `/flows/${flow.id}`)).source).toBeNull();
 });

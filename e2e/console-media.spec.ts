@@ -4,8 +4,8 @@ import type { Locator, Page } from '@playwright/test';
 import { checkPage, consoleTest as test, expect, signIn, VIEWER } from './console-kit';
 
 // The Media page, only through the console: an upload by the file input with its progress and
-// thumbnail, a file whose content is not media refused with the service's message, deleting, and a
-// viewer who sees the library and changes nothing.
+// thumbnail, a file whose content is not media refused with the service's message, its file
+// replaced after a confirmation, deleting, and a viewer who sees the library and changes nothing.
 
 const PICTURE = fileURLToPath(new URL('./assets/picture.png', import.meta.url));
 
@@ -49,6 +49,27 @@ test('an admin uploads an image, sees its thumbnail, is refused a fake one, and 
 
   await page.getByRole('button', { name: 'Clear finished uploads' }).click();
   await expect(uploads).toHaveCount(0);
+  // Replacing its file acts at once on every playlist and board using it: it asks first.
+  const replaced: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'PUT' && request.url().endsWith('/content')) replaced.push(request.url());
+  });
+  const newer = Buffer.concat([await readFile(PICTURE), Buffer.alloc(16)]);
+  const chooser = async () => {
+    const chosen = page.waitForEvent('filechooser');
+    await card.getByRole('button', { name: 'Replace file of picture.png' }).click();
+    await (await chosen).setFiles({ name: 'newer.png', mimeType: 'image/png', buffer: newer });
+  };
+  await chooser();
+  await expect(page.getByRole('dialog', { name: 'Replace the file of “picture.png”?' })).toBeVisible();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  expect(replaced).toEqual([]);
+  await chooser();
+  const done = page.waitForResponse((response) => response.url().endsWith('/content') && response.ok());
+  await page.getByRole('dialog').getByRole('button', { name: 'Replace the file' }).click();
+  await done;
+  expect(replaced).toHaveLength(1);
   await card.getByRole('button', { name: 'Delete picture.png' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
   await expect(card).toHaveCount(0);

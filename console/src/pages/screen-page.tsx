@@ -19,6 +19,9 @@ import { devicePath, useDevice } from './screens/queries';
 import { SchedulePanel } from './screens/schedule-panel';
 import { ScreenshotPanel } from './screens/screenshot-panel';
 import { Loading } from '../ui/loading';
+import { DraftStatus } from '../ui/draft-status';
+import { useScreenDraft } from './screens/screen-draft';
+import type { Device } from '../../../src/shared/device';
 
 const BackLink = () => (
   <Anchor component={Link} to="/screens" size="sm">
@@ -26,20 +29,14 @@ const BackLink = () => (
   </Anchor>
 );
 
-/** One screen: its settings, commands, screenshot, diagnostics, history and proof of play. */
+/**
+ * One screen: its settings, commands, screenshot, diagnostics, history and proof of play. Its
+ * settings (name, description, playlist, group, when and how it plays) are one draft with one
+ * Save; commands (identify, restart, screenshot, …) and Delete are buttons that act at once.
+ */
 export default function ScreenPage() {
   const tag = useParams().tag ?? '';
   const device = useDevice(tag);
-  const navigate = useNavigate();
-  const queries = useQueryClient();
-  const remove = useMutation({
-    mutationFn: () => send(devicePath(tag), { method: 'DELETE' }),
-    onSuccess: () => {
-      queries.removeQueries({ queryKey: ['devices', tag] });
-      tell(`Screen ${tag} deleted`);
-      void navigate('/screens');
-    },
-  });
   if (device.isPending) return <Loading label="Loading the screen" />;
   if (device.error) {
     return (
@@ -49,7 +46,23 @@ export default function ScreenPage() {
       </Stack>
     );
   }
-  const screen = device.data;
+  return <Screen key={tag} screen={device.data} />;
+}
+
+function Screen({ screen }: { screen: Device }) {
+  const tag = screen.tag;
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const draft = useScreenDraft(screen);
+  const remove = useMutation({
+    mutationFn: () => send(devicePath(tag), { method: 'DELETE' }),
+    onSuccess: () => {
+      draft.drop();
+      queries.removeQueries({ queryKey: ['devices', tag] });
+      tell(`Screen ${tag} deleted`);
+      void navigate('/screens');
+    },
+  });
   const title = screen.name || screen.tag;
   const askDelete = async () => {
     const sure = await confirmAction({
@@ -76,17 +89,29 @@ export default function ScreenPage() {
           </>
         }
         actions={
-          <WriteButton
-            color="red"
-            variant="light"
-            onClick={() => void askDelete()}
-            loading={remove.isPending}
-          >
-            Delete the screen
-          </WriteButton>
+          <>
+            <WriteButton onClick={draft.save} loading={draft.saving} disabled={!draft.dirty || draft.invalid}>
+              Save
+            </WriteButton>
+            <WriteButton
+              color="red"
+              variant="light"
+              onClick={() => void askDelete()}
+              loading={remove.isPending}
+            >
+              Delete the screen
+            </WriteButton>
+          </>
         }
       />
       {remove.error && <ErrorAlert error={remove.error} />}
+      <DraftStatus
+        what="This screen"
+        dirty={draft.dirty}
+        until="The screen plays by its saved settings until you save."
+        onDrop={draft.drop}
+        error={draft.error}
+      />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <Stack gap="md">
           <PlayingPanel tag={tag} />
@@ -94,14 +119,11 @@ export default function ScreenPage() {
           <CommandsPanel tag={tag} online={screen.online} />
         </Stack>
         <Stack gap="md">
-          <DeviceForm
-            key={`${screen.name}\n${screen.description}\n${screen.playlist_id ?? ''}`}
-            device={screen}
-          />
+          <DeviceForm draft={draft} />
           <DiagnosticsPanel tag={tag} ip={screen.last_seen_ip} />
         </Stack>
       </SimpleGrid>
-      <SchedulePanel device={screen} />
+      <SchedulePanel device={screen} draft={draft} />
       <HistoryPanel tag={tag} />
       <PlaysPanel tag={tag} />
     </Stack>

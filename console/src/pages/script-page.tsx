@@ -5,6 +5,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { scriptRunSchema, scriptSchema, type Script } from '../../../src/shared/script';
 import { api, send } from '../api/client';
 import { confirmAction } from '../ui/confirm';
+import { LeaveGuard } from '../ui/leave-guard';
 import { ErrorAlert } from '../ui/error-panel';
 import { fieldErrorsOf } from '../ui/form';
 import { PageHeader } from '../ui/page-header';
@@ -105,6 +106,8 @@ function ScriptEditor({ script }: { script?: Script }) {
   return (
     <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate aria-label="Script">
       <Stack>
+        {/* A script's edits wait for its Save; a new one is left alone (its Save leaves the page). */}
+        {script && <LeaveGuard what="This script" dirty={form.isDirty()} />}
         {save.error && <ErrorAlert error={save.error} title="The script was not saved" />}
         {run.error && <ErrorAlert error={run.error} title="The script could not be run" />}
         {remove.error && <ErrorAlert error={remove.error} />}

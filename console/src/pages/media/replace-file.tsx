@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { mediaSchema, type Media } from '../../../../src/shared/media';
 import { api } from '../../api/client';
+import { confirmAction } from '../../ui/confirm';
 import { WriteButton } from '../../ui/write-button';
 
 const ACCEPT = { image: 'image/*', video: 'video/*', sound: 'audio/*' } as const;
@@ -22,6 +23,13 @@ export function useReplaceFile() {
     onSettled: () => queries.invalidateQueries({ queryKey: ['media'] }),
   });
 }
+
+const askReplace = (media: Media, file: File) =>
+  confirmAction({
+    title: `Replace the file of “${media.name}”?`,
+    body: `${file.name} takes its place everywhere it is used, and screens fetch the new file. The console cannot undo it.`,
+    confirm: 'Replace the file',
+  });
 
 export function ReplaceButton({
   media,
@@ -44,7 +52,8 @@ export function ReplaceButton({
         onChange={(event) => {
           const file = event.currentTarget.files?.[0];
           event.currentTarget.value = '';
-          if (file) replace.mutate({ media, file });
+          // The file is replaced for every playlist and board using it, with no undo: so it asks first.
+          if (file) void askReplace(media, file).then((sure) => sure && replace.mutate({ media, file }));
         }}
       />
       <WriteButton

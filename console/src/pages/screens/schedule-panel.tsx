@@ -1,44 +1,32 @@
 import { Anchor, Select, Stack, Text } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { deviceSchema, type Device } from '../../../../src/shared/device';
-import { api } from '../../api/client';
+import type { Device } from '../../../../src/shared/device';
 import { useCanWrite } from '../../session/session';
-import { ErrorAlert } from '../../ui/error-panel';
-import { tell } from '../../ui/notify';
-import { PlaySettingsForm, type PlaySettings } from '../schedules/play-settings';
+import { PlaySettingsFields } from '../schedules/play-settings';
 import { groupsQuery, settingsQuery } from '../schedules/queries';
 import { WeekView } from '../schedules/week-view';
-import { devicePath, usePlaylists } from './queries';
+import { usePlaylists } from './queries';
+import type { ScreenDraft } from './screen-draft';
 import { Section } from './section';
 
 const NO_GROUP = '';
 
 /**
  * The screen's group, and when and how it plays: its own schedule, off hours, rotation and time
- * zone, each unset to take its group's (what each comes to now is said beside it).
+ * zone, each unset to take its group's (what each comes to now is said beside it). Fields of the
+ * page's draft: the group too waits for the page's one Save. What each comes to now is the saved
+ * screen's, until it is saved.
  */
-export function SchedulePanel({ device }: { device: Device }) {
+export function SchedulePanel({ device, draft }: { device: Device; draft: ScreenDraft }) {
   const canWrite = useCanWrite();
   const playlists = usePlaylists();
   const groups = useQuery(groupsQuery);
   const resolved = useQuery(settingsQuery(device.tag));
-  const queries = useQueryClient();
-  const save = useMutation({
-    mutationFn: (body: Partial<PlaySettings> & { group_id?: string | null }) =>
-      api(deviceSchema, devicePath(device.tag), { method: 'PATCH', body }),
-    onSuccess: (saved) => {
-      queries.setQueryData(['devices', saved.tag], saved);
-      void queries.invalidateQueries({ queryKey: ['devices', saved.tag] });
-      tell(`Screen ${saved.name || saved.tag} saved`, 'green');
-    },
-  });
-  const group = groups.data?.find((candidate) => candidate.id === device.group_id);
-  const { group_id: _group, playlist_id, schedule, power, rotation, time_zone } = device;
+  const group = groups.data?.find((candidate) => candidate.id === draft.values.group_id);
   return (
     <Section title="When and how it plays">
       <Stack gap="sm">
-        {save.error && <ErrorAlert error={save.error} title="Not saved" />}
         <Select
           label="Group"
           description={
@@ -60,9 +48,9 @@ export function SchedulePanel({ device }: { device: Device }) {
             ...(groups.data ?? []).map((g) => ({ value: g.id, label: g.name })),
           ]}
           allowDeselect={false}
-          disabled={!canWrite || save.isPending}
-          value={device.group_id ?? NO_GROUP}
-          onChange={(id) => save.mutate({ group_id: id || null })}
+          disabled={!canWrite}
+          value={draft.values.group_id ?? NO_GROUP}
+          onChange={(id) => draft.set('group_id', id || null)}
         />
         {resolved.data && (
           <Text size="sm" c="dimmed" data-testid="resolved-settings">
@@ -79,16 +67,14 @@ export function SchedulePanel({ device }: { device: Device }) {
               playlistName={(id) => playlists.data?.find((option) => option.value === id)?.label ?? id}
             />
           )}
-        <PlaySettingsForm
-          key={JSON.stringify([schedule, power, rotation, time_zone])}
-          initial={{ playlist_id, schedule, power, rotation, time_zone }}
+        <PlaySettingsFields
+          value={draft.values}
+          onChange={draft.patch}
           playlists={playlists.data ?? []}
           inherited={resolved.data}
           unsetLabel={group ? `the group’s (${group.name})` : 'none'}
           withPlaylist={false}
-          onSave={({ playlist_id: _playlist, ...settings }) => save.mutate(settings)}
-          saving={save.isPending}
-          error={save.error}
+          error={draft.error}
           disabled={!canWrite}
         />
       </Stack>

@@ -177,6 +177,8 @@ export function BoardEditor({ content }: { content: BoardContent }) {
                           loadedText(widget),
                         )
                       }
+                      source={flow && editor.sources.get(flow.id)}
+                      onSource={editor.editSource}
                       disabled={!canWrite}
                     />
                   </Stack>

@@ -1,33 +1,33 @@
 import { Anchor, Select, Text } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import type { Flow } from '../../../../../src/shared/flow';
 import { scriptSchema } from '../../../../../src/shared/script';
-import { api, send } from '../../../api/client';
-import { ErrorAlert } from '../../../ui/error-panel';
+import { api } from '../../../api/client';
 
 const PUSHED = '';
 
 const scriptPath = (id: string) => `/scripts/${encodeURIComponent(id)}`;
 
 /**
- * What feeds the flow: data pushed to it, or a script whose result becomes its data. Attaching
- * a script makes it feed this flow (`PATCH /scripts/:id {flow_id}`), the one that fed it before
- * stops; saved at once, since it changes the flow, not the board.
+ * What feeds the flow: data pushed to it, or a script whose result becomes its data. The choice
+ * is part of the board's draft (source-edits.ts): the board's one Save makes the chosen script
+ * feed this flow and the one that fed it before stop.
  */
-export function ScriptSource({ flow, disabled }: { flow: Flow; disabled: boolean }) {
-  const queries = useQueryClient();
+export function ScriptSource({
+  flow,
+  value,
+  onChange,
+  disabled,
+}: {
+  flow: Flow;
+  /** The script chosen, as edited (null: data pushed to it). */
+  value: string | null;
+  onChange: (script: string | null) => void;
+  disabled: boolean;
+}) {
   const scripts = useQuery({ queryKey: ['scripts'], queryFn: () => api(z.array(scriptSchema), '/scripts') });
-  const attach = useMutation({
-    mutationFn: async (scriptId: string) => {
-      if (flow.source) await send(scriptPath(flow.source), { method: 'PATCH', body: { flow_id: null } });
-      if (scriptId !== PUSHED)
-        await send(scriptPath(scriptId), { method: 'PATCH', body: { flow_id: flow.id } });
-    },
-    onSettled: () =>
-      Promise.all(['flows', 'scripts'].map((key) => queries.invalidateQueries({ queryKey: [key] }))),
-  });
   const feeding = (flowId: string | null) =>
     flowId && flowId !== flow.id ? ' (feeds another flow now)' : '';
   const options = [
@@ -39,14 +39,14 @@ export function ScriptSource({ flow, disabled }: { flow: Flow; disabled: boolean
   ];
   return (
     <>
-      {attach.error && <ErrorAlert error={attach.error} title="The script was not attached" />}
       <Select
         label="Fed by"
+        description={value !== flow.source ? 'Changed: saved with the board' : undefined}
         data={options}
         allowDeselect={false}
-        disabled={disabled || attach.isPending}
-        value={flow.source ?? PUSHED}
-        onChange={(value) => value !== null && attach.mutate(value)}
+        disabled={disabled}
+        value={value ?? PUSHED}
+        onChange={(chosen) => chosen !== null && onChange(chosen === PUSHED ? null : chosen)}
       />
       <Text size="xs" c="dimmed">
         {flow.source ? (

@@ -235,6 +235,54 @@ describe('the board editor', () => {
     expect(result.current.layout.map((draft) => [draft.id, draft.column])).toEqual([['w2', 0]]);
   });
 
+  it('holds a flow’s new script ("Fed by") in the draft, and writes it after the board', async () => {
+    const service = serve()
+      .on('PUT', CONTENT_PATH, ({ body }) => ({
+        status: 200,
+        body: savedAs(body as BoardContentSave, '2026-11-23T09:10:00.000Z'),
+      }))
+      .on('PATCH', '/scripts/old', { status: 200, body: {} })
+      .on('PATCH', '/scripts/new', { status: 200, body: {} });
+    const { result, act } = await editing();
+    await act(() => result.current.editSource({ flowId: 'flow-w1', tag: 'hall', from: 'old', to: 'new' }));
+    expect(result.current.dirty).toBe(true);
+    expect(service.sent.filter((sent) => sent.method !== 'GET')).toEqual([]);
+
+    await act(() => result.current.save());
+    await vi.waitFor(() => expect(result.current.dirty).toBe(false));
+    expect(
+      service.sent
+        .filter((sent) => sent.method !== 'GET')
+        .map(({ method, path, body }) => [method, path, body]),
+    ).toEqual([
+      ['PUT', CONTENT_PATH, expect.anything()],
+      ['PATCH', '/scripts/old', { flow_id: null }],
+      ['PATCH', '/scripts/new', { flow_id: 'flow-w1' }],
+    ]);
+  });
+
+  it('keeps a script it could not attach in the draft, named, and drops a choice taken back', async () => {
+    serve()
+      .on('PUT', CONTENT_PATH, ({ body }) => ({
+        status: 200,
+        body: savedAs(body as BoardContentSave, '2026-11-23T09:10:00.000Z'),
+      }))
+      .on('PATCH', '/scripts/gone', {
+        status: 404,
+        body: { error: { code: 'not_found', message: 'no such script', details: [] } },
+      });
+    const { result, act } = await editing();
+    await act(() => result.current.editSource({ flowId: 'flow-w2', tag: 'queue', from: null, to: 'other' }));
+    await act(() => result.current.editSource({ flowId: 'flow-w2', tag: 'queue', from: null, to: null }));
+    expect(result.current.dirty).toBe(false);
+    await act(() => result.current.editSource({ flowId: 'flow-w1', tag: 'hall', from: null, to: 'gone' }));
+    await act(() => result.current.save());
+    await vi.waitFor(() => expect(result.current.saveError).not.toBeNull());
+    expect(result.current.saveError?.message).toContain('hall (no such script)');
+    expect([...result.current.sources.keys()]).toEqual(['flow-w1']);
+    expect(result.current.dirty).toBe(true);
+  });
+
   it('discards every edit as one undoable step, settings and a failed save included', async () => {
     serve().on('PUT', CONTENT_PATH, {
       status: 400,

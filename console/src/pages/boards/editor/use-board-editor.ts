@@ -15,6 +15,14 @@ import {
 } from './data-edits';
 import { afterSave, layoutOf, madeFlows, saveOf, type Layout } from './draft';
 import { historyOf, record, redo, undo, type History } from './history';
+import {
+  NO_SOURCES,
+  sourceEdited,
+  SourcesError,
+  writeSources,
+  type SourceEdit,
+  type SourceEdits,
+} from './source-edits';
 
 function mapHistory(history: History<Layout>, change: (layout: Layout) => Layout): History<Layout> {
   return {
@@ -46,9 +54,12 @@ export function useBoardEditor(live: BoardContent) {
   const [generation, setGeneration] = useState(0);
   /** The widgets' data as edited, by flow key (data-edits.ts). */
   const [edits, setEdits] = useState<DataEdits>(NO_EDITS);
+  /** The scripts chosen to feed the widgets' flows ("Fed by"), by flow id (source-edits.ts). */
+  const [sources, setSources] = useState<SourceEdits>(NO_SOURCES);
   const dataEdited = shownEdits(history.present, edits).length > 0;
   const dataInvalid = editsInvalid(history.present, edits);
-  const dirty = history.present !== saved || settings !== null || settingsInvalid || dataEdited;
+  const dirty =
+    history.present !== saved || settings !== null || settingsInvalid || dataEdited || sources.size > 0;
   const stale = live.board.updated_at !== base.board.updated_at;
 
   const load = useCallback((content: BoardContent) => {
@@ -85,6 +96,16 @@ export function useBoardEditor(live: BoardContent) {
       void queries.invalidateQueries({ queryKey: ['flows'] });
     },
   });
+  // After the board: the scripts feeding its flows. Those that fail stay in the draft.
+  const saveSources = useMutation({
+    mutationFn: (sent: SourceEdits) => writeSources(sent),
+    onSuccess: (_, sent) => setSources((current) => (current === sent ? NO_SOURCES : current)),
+    onError: (error) =>
+      error instanceof SourcesError &&
+      setSources((current) => new Map([...current].filter(([flowId]) => error.failed.includes(flowId)))),
+    onSettled: () =>
+      Promise.all(['flows', 'scripts'].map((key) => queries.invalidateQueries({ queryKey: [key] }))),
+  });
   const conflict = save.error instanceof ApiError && save.error.status === 409;
 
   /** Someone else's save, loaded in place of the edits (which the service refused). */
@@ -93,8 +114,10 @@ export function useBoardEditor(live: BoardContent) {
     setSettings(null);
     setSettingsInvalid(false);
     setEdits(NO_EDITS);
+    setSources(NO_SOURCES);
     setGeneration((current) => current + 1);
     save.reset();
+    saveSources.reset();
   };
 
   /** Records the data typed for a flow; back to what was loaded, it is no edit any more. */
@@ -126,14 +149,23 @@ export function useBoardEditor(live: BoardContent) {
     /** The widgets' data as edited, by flow key, and how an edit is recorded. */
     edits,
     editData,
+    /** The scripts chosen to feed flows, and how a choice is recorded. */
+    sources,
+    editSource: useCallback((edit: SourceEdit) => setSources((current) => sourceEdited(current, edit)), []),
     /** Some widget's data fails its check: the board cannot be saved as it is. */
     dataInvalid,
     dirty,
     /** Someone else saved the board since it was loaded here. */
     stale,
-    save: () => save.mutate({ layout: history.present, edits }),
-    saving: save.isPending,
-    saveError: save.error,
+    save: () => {
+      saveSources.reset();
+      save.mutate(
+        { layout: history.present, edits },
+        { onSuccess: () => sources.size > 0 && saveSources.mutate(sources) },
+      );
+    },
+    saving: save.isPending || saveSources.isPending,
+    saveError: save.error ?? saveSources.error,
     conflict,
     loadTheirs,
     generation,
@@ -143,8 +175,10 @@ export function useBoardEditor(live: BoardContent) {
       setSettings(null);
       setSettingsInvalid(false);
       setEdits(NO_EDITS);
+      setSources(NO_SOURCES);
       setGeneration((current) => current + 1);
       save.reset();
+      saveSources.reset();
     },
   };
 }

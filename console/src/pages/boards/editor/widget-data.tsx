@@ -6,6 +6,7 @@ import type { Variant } from '../../../../../src/shared/variants';
 import { Loading } from '../../../ui/loading';
 import { VariantShape } from '../../flows/variant-shape';
 import type { DataEdit } from './data-edits';
+import type { SourceEdit } from './source-edits';
 import { ScriptSource } from './script-source';
 
 // Each view loads with the first widget selected, not with the editor: the form with its
@@ -27,6 +28,8 @@ export function WidgetData({
   loaded,
   edit,
   onEdit,
+  source,
+  onSource,
   disabled,
 }: {
   tag: string;
@@ -37,6 +40,9 @@ export function WidgetData({
   loaded: string | null;
   edit: DataEdit | undefined;
   onEdit: (text: string) => void;
+  /** The script chosen to feed the flow, when edited ("Fed by", saved with the board). */
+  source: SourceEdit | undefined;
+  onSource: (edit: SourceEdit) => void;
   disabled: boolean;
 }) {
   const [view, setView] = useState<View>('form');
@@ -99,7 +105,14 @@ export function WidgetData({
           </Accordion.Panel>
         </Accordion.Item>
       </Accordion>
-      {flow && <ScriptSource flow={flow} disabled={disabled} />}
+      {flow && (
+        <ScriptSource
+          flow={flow}
+          value={source ? source.to : flow.source}
+          onChange={(to) => onSource({ flowId: flow.id, tag: flow.tag, from: flow.source, to })}
+          disabled={disabled}
+        />
+      )}
     </Stack>
   );
 }
