@@ -71,11 +71,18 @@ export async function expectAccessible(page: Page): Promise<void> {
 export async function checkPage(page: Page, name: string): Promise<void> {
   for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(viewport);
-    // Checked once what follows the size has been drawn: a board preview scales itself to its
-    // new width in the frames after a resize, and until then it lies over what comes below it.
-    await page.evaluate(
-      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-    );
+    // Checked once what follows the size has been drawn (a board preview scales itself to its
+    // new width in the frames after a resize, and until then it lies over what comes below it),
+    // and once the transitions under way have ended (a dialog fading in is measured at its full
+    // colours): endless animations, a ticker or a spinner, run on; a second at most.
+    await page.evaluate(async () => {
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      const ending = document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined));
+      await Promise.race([Promise.all(ending), new Promise((resolve) => setTimeout(resolve, 1000))]);
+    });
     await expectAccessible(page);
     if (process.env.WALLBOARD_REFERENCES) {
       await mkdir(REFERENCES, { recursive: true });
