@@ -1,6 +1,6 @@
 import { Select, Stack, TagsInput, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   CAP_AREAS_MAX,
   CAP_FEED_NAME_MAX,
@@ -8,15 +8,14 @@ import {
   capFeedSchema,
   type CapSeverity,
 } from '../../../../src/shared/cap-feed';
-import type { OverrideTarget } from '../../../../src/shared/override';
 import { api } from '../../api/client';
 import { useCanWrite } from '../../session/session';
 import { ErrorAlert } from '../../ui/error-panel';
 import { fieldErrorsOf, validateBy } from '../../ui/form';
 import { tell } from '../../ui/notify';
 import { WriteButton } from '../../ui/write-button';
-import { groupsQuery } from '../schedules/queries';
-import { useOverview } from '../screens/queries';
+import { WhereFields } from './where-fields';
+import { targetField, targetOf, type WhereValues } from './where';
 
 /** The severities in words, gravest first: each takes the alerts of its level and above. */
 export const SEVERITY_CHOICES: { value: CapSeverity; label: string }[] = [
@@ -35,21 +34,12 @@ const EVERY = [
   { value: '3600', label: 'Every hour' },
 ];
 
-interface FeedFields {
+interface FeedFields extends WhereValues {
   url: string;
   name: string;
-  where: 'all' | 'group' | 'screen';
-  group_id: string;
-  device_tag: string;
   min_severity: CapSeverity;
   areas: string[];
   every: string;
-}
-
-function targetOf(values: FeedFields): OverrideTarget {
-  if (values.where === 'group') return { group_id: values.group_id };
-  if (values.where === 'screen') return { device_tag: values.device_tag };
-  return { all: true };
 }
 
 const toBody = (values: FeedFields) => ({
@@ -79,8 +69,6 @@ const INITIAL: FeedFields = {
 export function CapFeedForm() {
   const canWrite = useCanWrite();
   const queries = useQueryClient();
-  const groups = useQuery(groupsQuery);
-  const screens = useOverview();
   const form = useForm<FeedFields>({
     initialValues: INITIAL,
     validate: (values) => {
@@ -91,10 +79,7 @@ export function CapFeedForm() {
           message,
         ]),
       );
-      if (!target) return rest;
-      const field =
-        values.where === 'group' ? 'group_id' : values.where === 'screen' ? 'device_tag' : 'where';
-      return { ...rest, [field]: 'Choose where its alerts go' };
+      return target ? { ...rest, [targetField(values)]: 'Choose where its alerts go' } : rest;
     },
   });
   const add = useMutation({
@@ -137,40 +122,7 @@ export function CapFeedForm() {
           disabled={!canWrite}
           {...form.getInputProps('name')}
         />
-        <Select
-          label="Show its alerts on"
-          data={[
-            { value: 'all', label: 'Every screen' },
-            { value: 'group', label: 'The screens of a group' },
-            { value: 'screen', label: 'One screen' },
-          ]}
-          allowDeselect={false}
-          disabled={!canWrite}
-          {...form.getInputProps('where')}
-        />
-        {form.values.where === 'group' && (
-          <Select
-            label="Group"
-            placeholder="Choose a group"
-            searchable
-            data={(groups.data ?? []).map((group) => ({ value: group.id, label: group.name }))}
-            disabled={!canWrite}
-            {...form.getInputProps('group_id')}
-          />
-        )}
-        {form.values.where === 'screen' && (
-          <Select
-            label="Screen"
-            placeholder="Choose a screen"
-            searchable
-            data={(screens.data ?? []).map((screen) => ({
-              value: screen.tag,
-              label: screen.name ? `${screen.name} (${screen.tag})` : screen.tag,
-            }))}
-            disabled={!canWrite}
-            {...form.getInputProps('device_tag')}
-          />
-        )}
+        <WhereFields form={form} label="Show its alerts on" disabled={!canWrite} />
         <Select
           label="Which alerts"
           description="By the severity the alert gives itself"

@@ -7,7 +7,6 @@ import {
   OVERRIDE_TITLE_MAX,
   overrideCreateSchema,
   overrideSchema,
-  type OverrideTarget,
 } from '../../../../src/shared/override';
 import {
   overrideBackground,
@@ -25,6 +24,8 @@ import { WriteButton } from '../../ui/write-button';
 import { groupsQuery } from '../schedules/queries';
 import { useOverview } from '../screens/queries';
 import { mediaQuery } from '../media/media-query';
+import { WhereFields } from './where-fields';
+import { targetField, targetOf, type WhereValues } from './where';
 
 const NONE = 'none';
 const UNTIL_CLEARED = 'cleared';
@@ -38,22 +39,13 @@ const LASTS = [
   { value: '1440', label: '1 day' },
 ];
 
-interface OverrideFields {
+interface OverrideFields extends WhereValues {
   title: string;
   message: string;
-  where: 'all' | 'group' | 'screen';
-  group_id: string;
-  device_tag: string;
   background_color: string;
   sound: string;
   image: string;
   lasts: string;
-}
-
-function targetOf(values: OverrideFields): OverrideTarget {
-  if (values.where === 'group') return { group_id: values.group_id };
-  if (values.where === 'screen') return { device_tag: values.device_tag };
-  return { all: true };
 }
 
 const toBody = (values: OverrideFields) => ({
@@ -68,10 +60,6 @@ const toBody = (values: OverrideFields) => ({
       ? undefined
       : new Date(Date.now() + Number(values.lasts) * 60_000).toISOString(),
 });
-
-/** The target's own field carries the error of a target left unchosen. */
-const targetField = (values: OverrideFields) =>
-  values.where === 'group' ? 'group_id' : values.where === 'screen' ? 'device_tag' : 'where';
 
 /**
  * The form that raises an override: the message, where, how it looks, how long; a preview beside
@@ -161,40 +149,7 @@ export function OverrideForm() {
               disabled={!canWrite}
               {...form.getInputProps('message')}
             />
-            <Select
-              label="Show it on"
-              data={[
-                { value: 'all', label: 'Every screen' },
-                { value: 'group', label: 'The screens of a group' },
-                { value: 'screen', label: 'One screen' },
-              ]}
-              allowDeselect={false}
-              disabled={!canWrite}
-              {...form.getInputProps('where')}
-            />
-            {form.values.where === 'group' && (
-              <Select
-                label="Group"
-                placeholder="Choose a group"
-                searchable
-                data={(groups.data ?? []).map((group) => ({ value: group.id, label: group.name }))}
-                disabled={!canWrite}
-                {...form.getInputProps('group_id')}
-              />
-            )}
-            {form.values.where === 'screen' && (
-              <Select
-                label="Screen"
-                placeholder="Choose a screen"
-                searchable
-                data={(screens.data ?? []).map((screen) => ({
-                  value: screen.tag,
-                  label: screen.name ? `${screen.name} (${screen.tag})` : screen.tag,
-                }))}
-                disabled={!canWrite}
-                {...form.getInputProps('device_tag')}
-              />
-            )}
+            <WhereFields form={form} label="Show it on" disabled={!canWrite} />
             <ColorInput
               label="Background"
               withEyeDropper={false}

@@ -8,3 +8,20 @@ export function whereOf(target: OverrideTarget, groups: readonly ScreenGroup[] |
   if ('device_tag' in target) return `Screen ${target.device_tag}`;
   return 'Every screen';
 }
+
+/** Where, as the emergency forms hold it: a choice, and the group or screen it names. */
+export interface WhereValues {
+  where: 'all' | 'group' | 'screen';
+  group_id: string;
+  device_tag: string;
+}
+
+export function targetOf(values: WhereValues): OverrideTarget {
+  if (values.where === 'group') return { group_id: values.group_id };
+  if (values.where === 'screen') return { device_tag: values.device_tag };
+  return { all: true };
+}
+
+/** The field that carries the error of a target left unchosen: the group's, the screen's, or the choice. */
+export const targetField = (values: WhereValues): keyof WhereValues =>
+  values.where === 'group' ? 'group_id' : values.where === 'screen' ? 'device_tag' : 'where';
