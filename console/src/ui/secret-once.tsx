@@ -17,23 +17,26 @@ export function SecretOnce({
     <Alert color="yellow" title={`Copy the ${what} now`} role="status">
       <Stack gap="xs">
         <Text size="sm">{note}</Text>
-        <Group gap="xs" wrap="nowrap" align="center">
-          <Code
-            block
-            style={{ flex: 1, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
-            data-testid="secret"
-          >
-            {secret}
-          </Code>
-          <CopyButton value={secret}>
-            {({ copied, copy }) => (
-              <Button size="xs" variant="light" color={copied ? 'green' : undefined} onClick={copy}>
-                {copied ? 'Copied' : 'Copy'}
-              </Button>
-            )}
-          </CopyButton>
-        </Group>
+        <CopyableCode value={secret} testId="secret" />
       </Stack>
     </Alert>
+  );
+}
+
+/** Text to copy (a secret, a command), wrapped wherever it must be to fit, with a copy button. */
+export function CopyableCode({ value, testId }: { value: string; testId: string }) {
+  return (
+    <Group gap="xs" wrap="nowrap" align="flex-start">
+      <Code block style={{ flex: 1, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid={testId}>
+        {value}
+      </Code>
+      <CopyButton value={value}>
+        {({ copied, copy }) => (
+          <Button size="xs" variant="light" color={copied ? 'green' : undefined} onClick={copy}>
+            {copied ? 'Copied' : 'Copy'}
+          </Button>
+        )}
+      </CopyButton>
+    </Group>
   );
 }

@@ -1,9 +1,10 @@
-import { Button, Code, CopyButton, Group, Radio, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Radio, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { tokenCreatedSchema, tokenCreateSchema, type TokenCreated } from '../../../../src/shared/token';
 import { api } from '../../api/client';
 import { ErrorAlert } from '../../ui/error-panel';
+import { CopyableCode } from '../../ui/secret-once';
 import { fieldErrorsOf, validateBy } from '../../ui/form';
 import { bindsScreen, PURPOSES, TOKEN_PURPOSES, usageCommand, type TokenPurpose } from './purposes';
 
@@ -98,22 +99,7 @@ export function TokenUsage({ token, purpose }: { token: TokenCreated; purpose: T
           of widgets.
         </Text>
       )}
-      <Group gap="xs" wrap="nowrap" align="flex-start">
-        <Code
-          block
-          style={{ flex: 1, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
-          data-testid="token-usage"
-        >
-          {command}
-        </Code>
-        <CopyButton value={command}>
-          {({ copied, copy }) => (
-            <Button size="xs" variant="light" color={copied ? 'green' : undefined} onClick={copy}>
-              {copied ? 'Copied' : 'Copy'}
-            </Button>
-          )}
-        </CopyButton>
-      </Group>
+      <CopyableCode value={command} testId="token-usage" />
     </Stack>
   );
 }
