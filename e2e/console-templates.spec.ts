@@ -1,70 +1,145 @@
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
 import { checkPage, consoleTest as test, expect } from './console-kit';
 
-// Issue 21's walk for a person who knows no JSON, only through the console against the real
-// service and a real web player: a board made from a template in one click opens in the editor
-// with its sample data; a playlist puts it on a screen, which draws it. Then the boards list:
-// several boards selected, exported into one file, and deleted after a summary of what plays them.
+// Issue 32's walk for a person who knows no JSON, only through the console against the real
+// service and a real web player: a board made from a template in one click; its value and a
+// ticker's text changed with the forms; one save; a playlist of it given to five screens at once
+// (one of them the web player, which draws the changes); ten media tagged at once. Every page is
+// checked by axe at a desktop's and a phone's width. Then the boards list: several boards
+// selected, exported into one file, and deleted after a summary of what plays them.
 
-test('a board from a template, in one click, reaches a web player', async ({
+const PICTURE = fileURLToPath(new URL('./assets/picture.png', import.meta.url));
+
+/** The drawn widget (the renderer's) of a flow in the editor's preview. */
+const drawn = (page: Page, tag: string) =>
+  page.getByTestId('board-preview').locator(`[data-flow-tag="${tag}"]`);
+
+test('a board from a template, changed with forms and saved once, reaches five screens at once', async ({
   admin: page,
   stack,
   context,
-}) => {
-  test.setTimeout(150_000);
+}, testInfo) => {
+  test.setTimeout(240_000);
   await stack.startPlayer();
   await stack.waitOnline();
+  for (const index of [1, 2, 3, 4])
+    await stack.api('POST', '/devices', { tag: `lobby-${index}`, name: `Lobby ${index}` });
+  const screen = await context.newPage();
+  await screen.setViewportSize({ width: 1280, height: 720 });
+  await screen.goto(stack.playerUrl);
+  await page.bringToFront();
 
   // "New board" offers a blank board or the gallery, each template drawn live with its data.
   await page.getByRole('link', { name: 'Boards', exact: true }).click();
   await page.getByRole('button', { name: 'New board' }).click();
   const dialog = page.getByRole('dialog', { name: 'New board' });
-  const operations = dialog.getByTestId('template-card').filter({ hasText: 'Operations status' });
-  await expect(operations.getByTestId('board-preview')).toBeVisible();
+  const lobby = dialog.getByTestId('template-card').filter({ hasText: 'Lobby welcome' });
+  await expect(lobby.getByTestId('board-preview')).toBeVisible();
   await expect(dialog.getByText('VPN gateway unreachable from site B')).toBeVisible();
   await checkPage(page, 'new-board');
 
-  await dialog.getByRole('button', { name: 'Use this template: Lobby welcome' }).click();
-  await expect(page.getByRole('heading', { name: 'Lobby welcome', level: 1 })).toBeVisible();
-  const preview = page.getByTestId('board-preview');
-  await expect(preview.getByText('Welcome to Northwind')).toBeVisible();
-  await expect(preview.getByText('Dana Whitfield')).toBeVisible();
-  await checkPage(page, 'template-board');
-
+  await dialog.getByRole('button', { name: 'Use this template: Operations status' }).click();
+  await expect(page.getByRole('heading', { name: 'Operations status', level: 1 })).toBeVisible();
+  await expect(drawn(page, 'operations-status-uptime')).toContainText('99.95');
   // Its script stub came with it, switched off.
   const scripts = await stack.api<{ name: string; enabled: boolean }[]>('GET', '/scripts');
-  expect(scripts).toContainEqual(expect.objectContaining({ name: 'Lobby welcome: news', enabled: false }));
+  expect(scripts).toContainEqual(
+    expect.objectContaining({ name: 'Operations status: checks', enabled: false }),
+  );
 
-  // A playlist of the board, assigned to the screen, which draws it with the sample data.
+  // The uptime's number and title, and the announcements ticker's first message, with the forms.
+  await page.getByTestId('editor-widget-value').click();
+  await page.getByRole('textbox', { name: 'Value', exact: true }).fill('99.5');
+  await page.getByRole('textbox', { name: 'Title', exact: true }).fill('Uptime this month');
+  await expect(drawn(page, 'operations-status-uptime')).toContainText('99.5');
+  await page.getByTestId('editor-widget-tickertape').click();
+  await page
+    .getByRole('textbox', { name: 'Message 1', exact: true })
+    .fill('Maintenance window tonight at 22:00');
+  await expect(drawn(page, 'operations-status-announcements')).toContainText('Maintenance window tonight');
+  await expect(page.getByTestId('editor-status')).toHaveText('Unsaved changes');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await checkPage(page, 'template-board');
+
+  // One save, for both widgets' data.
+  await page.getByRole('button', { name: 'Save the board' }).click();
+  await expect(page.getByTestId('editor-status')).toHaveText('Every change is saved');
+  const ticker = await stack.api<{ messages: string[] }>(
+    'GET',
+    '/flows/operations-status-announcements/metrics',
+  );
+  expect(ticker.messages[0]).toBe('Maintenance window tonight at 22:00');
+  await page.screenshot({ path: testInfo.outputPath('template-board.png'), fullPage: true });
+
+  // A playlist of the board.
   await page.getByRole('link', { name: 'Playlists', exact: true }).click();
   await page.getByRole('button', { name: 'New playlist' }).click();
-  await page.getByRole('dialog').getByLabel('Name').fill('Entrance');
+  await page.getByRole('dialog').getByLabel('Name').fill('Operations');
   await page.getByRole('button', { name: 'Create the playlist' }).click();
   await page.getByRole('button', { name: 'Add a board' }).click();
   await page.getByRole('dialog').getByLabel('Board').click();
-  await page.getByRole('option', { name: 'Lobby welcome' }).click();
+  await page.getByRole('option', { name: 'Operations status' }).click();
   await page.getByRole('button', { name: 'Add the board' }).click();
-  // Given to the screen with the page's one Save.
-  await page.getByRole('combobox', { name: 'Screens that play it' }).click();
-  await page.getByRole('option', { name: `Screen ${stack.tag} (${stack.tag})` }).click();
-  await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('You have unsaved changes')).toHaveCount(0);
-  await expect
-    .poll(
-      async () =>
-        (await stack.api<{ playlist_id: string | null }>('GET', `/devices/${stack.tag}`)).playlist_id,
-    )
-    .not.toBeNull();
 
-  const screen = await context.newPage();
-  await screen.setViewportSize({ width: 1280, height: 720 });
-  await screen.goto(stack.playerUrl);
-  const board = screen.locator('.board-theme-light[data-board-name="Lobby welcome"]');
+  // Given to five screens at once from the screens list.
+  await page.getByRole('link', { name: 'Screens', exact: true }).click();
+  const names = [`Screen ${stack.tag}`, 'Lobby 1', 'Lobby 2', 'Lobby 3', 'Lobby 4'];
+  for (const name of names) await page.getByRole('checkbox', { name: `Select ${name}` }).check();
+  const bar = page.getByRole('region', { name: 'Selected screens' });
+  await expect(bar).toContainText('5 screens selected');
+  await bar.getByRole('button', { name: 'Assign a playlist' }).click();
+  const assign = page.getByRole('dialog', { name: 'Assign a playlist to 5 screens' });
+  await assign.getByLabel('Playlist').click();
+  await page.getByRole('option', { name: 'Operations (1 item)' }).click();
+  await checkPage(page, 'walk-assign');
+  await assign.getByRole('button', { name: 'Assign to 5 screens' }).click();
+  await expect(page.getByText('Assigned the playlist to 5 screens.')).toBeVisible();
+  const playlists = await stack.api<{ id: string; name: string }[]>('GET', '/playlists');
+  const operations = playlists.find((playlist) => playlist.name === 'Operations')?.id;
+  for (const tag of [stack.tag, 'lobby-1', 'lobby-2', 'lobby-3', 'lobby-4'])
+    expect((await stack.api<{ playlist_id: string | null }>('GET', `/devices/${tag}`)).playlist_id, tag).toBe(
+      operations,
+    );
+
+  // The web player among them draws the board with both changes.
+  const board = screen.locator('[data-board-name="Operations status"]');
   await expect(board).toBeVisible({ timeout: 15_000 });
-  await expect(board.getByText('Welcome to Northwind')).toBeVisible();
-  await expect(board.getByText('Dana Whitfield')).toBeVisible();
-  await screen.screenshot({ path: test.info().outputPath('player.png') });
+  await expect(board.locator('[data-flow-tag="operations-status-uptime"]')).toContainText('99.5');
+  await expect(board.locator('[data-flow-tag="operations-status-uptime"]')).toContainText(
+    'Uptime this month',
+  );
+  await expect(board.locator('[data-flow-tag="operations-status-announcements"]')).toContainText(
+    'Maintenance window tonight at 22:00',
+  );
+  await screen.screenshot({ path: testInfo.outputPath('player.png') });
+
+  // Ten media uploaded, and tagged at once.
+  await page.getByRole('link', { name: 'Media', exact: true }).click();
+  const picture = await readFile(PICTURE);
+  const files = Array.from({ length: 10 }, (_, index) => ({
+    name: `lobby-${index + 1}.png`,
+    mimeType: 'image/png',
+    buffer: picture,
+  }));
+  await page.getByLabel('Files to upload', { exact: true }).setInputFiles(files);
+  await expect(page.getByTestId('media-card')).toHaveCount(10, { timeout: 30_000 });
+  await page.getByRole('checkbox', { name: 'Select every medium shown' }).check();
+  const media = page.getByRole('region', { name: 'Selected media files' });
+  await media.getByRole('button', { name: 'Tag' }).click();
+  const tag = page.getByRole('dialog', { name: 'Tag 10 media files' });
+  await tag.getByLabel('Add tags').fill('Lobby');
+  await tag.getByLabel('Add tags').press('Enter');
+  await tag.getByRole('button', { name: 'Tag 10 media files' }).click();
+  await expect(page.getByText('Tagged 10 media files.')).toBeVisible();
+  const tagged = await stack.api<{ tags: string[] }[]>('GET', '/media');
+  expect(tagged.filter((medium) => medium.tags.join() === 'Lobby')).toHaveLength(10);
+  await page.mouse.move(1000, 20);
+  await checkPage(page, 'walk-media');
+  await page.screenshot({ path: testInfo.outputPath('media.png'), fullPage: true });
   await screen.close();
 });
 

@@ -28,7 +28,19 @@ test('an admin adds a user who then signs in, changes their role and removes the
   const row = page.getByRole('row', { name: /grace/ });
   await row.getByRole('combobox', { name: 'Role of grace' }).click();
   await page.getByRole('option', { name: 'admin' }).click();
+  // Asked first: nothing changes until the grant is confirmed.
+  const confirm = page.getByRole('dialog', { name: 'Make grace an admin?' });
+  await expect(confirm).toContainText('grace becomes admin: changes everything');
+  expect(
+    (await stack.api<{ login: string; role: string }[]>('GET', '/users')).find((u) => u.login === 'grace')
+      ?.role,
+  ).toBe('viewer');
+  await confirm.getByRole('button', { name: 'Make grace an admin' }).click();
   await expect(row.getByRole('combobox', { name: 'Role of grace' })).toHaveValue('admin');
+  expect(
+    (await stack.api<{ login: string; role: string }[]>('GET', '/users')).find((u) => u.login === 'grace')
+      ?.role,
+  ).toBe('admin');
   await checkPage(page, 'users');
 
   await row.getByRole('button', { name: 'Remove grace' }).click();
@@ -41,6 +53,7 @@ test('the last admin cannot demote themself', async ({ admin: page }) => {
   const row = page.getByRole('row', { name: /ada/ });
   await row.getByRole('combobox', { name: 'Role of ada' }).click();
   await page.getByRole('option', { name: 'viewer' }).click();
+  await page.getByRole('button', { name: 'Make ada a viewer' }).click();
   await expect(row.getByRole('alert')).toContainText('last admin');
 });
 

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -18,6 +18,7 @@ import { ListTable } from '../ui/list-table';
 import { tell } from '../ui/notify';
 import { PageHeader } from '../ui/page-header';
 import { WriteButton } from '../ui/write-button';
+import { EditModal } from '../ui/edit-modal';
 
 const channelsQuery = {
   queryKey: ['channels'],
@@ -136,7 +137,7 @@ export default function ChannelsPage() {
         description="Where notifications go: each board shows the notifications of the channels it follows (in the board's settings)."
         actions={<WriteButton onClick={() => setEditing('new')}>New channel</WriteButton>}
       />
-      <Modal
+      <EditModal
         opened={editing !== null}
         onClose={() => setEditing(null)}
         title={editing === 'new' || editing === null ? 'New channel' : `Edit “${editing.name}”`}
@@ -146,7 +147,7 @@ export default function ChannelsPage() {
           channels={all}
           onDone={() => setEditing(null)}
         />
-      </Modal>
+      </EditModal>
       {channels.error && <ErrorAlert error={channels.error} title="The channels could not be listed" />}
       {remove.error && <ErrorAlert error={remove.error} title="The channel was not deleted" />}
       <ListTable

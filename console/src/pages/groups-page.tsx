@@ -1,4 +1,4 @@
-import { Anchor, Modal, Table, Text } from '@mantine/core';
+import { Anchor, Table, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -12,6 +12,7 @@ import { PageHeader } from '../ui/page-header';
 import { WriteButton } from '../ui/write-button';
 import { groupPath, groupsQuery } from './schedules/queries';
 import { useOverview } from './screens/queries';
+import { EditModal } from '../ui/edit-modal';
 
 /** What a group sets, in words: "schedule, off hours, 90°". */
 function summary(group: Group): string {
@@ -52,14 +53,14 @@ export default function GroupsPage() {
         description="Screens managed together: a group's playlist, schedule, off hours, rotation and time zone apply to its screens, unless a screen sets its own."
         actions={<WriteButton onClick={() => setCreating(true)}>New group</WriteButton>}
       />
-      <Modal opened={creating} onClose={() => setCreating(false)} title="New group">
+      <EditModal opened={creating} onClose={() => setCreating(false)} title="New group">
         <NameForm
           schema={groupCreateSchema}
           save={(body) => api(groupSchema, '/groups', { method: 'POST', body })}
           submit="Create the group"
           onDone={(group) => void navigate(`/groups/${encodeURIComponent(group.id)}`)}
         />
-      </Modal>
+      </EditModal>
       {groups.error && <ErrorAlert error={groups.error} title="The groups could not be listed" />}
       {remove.error && <ErrorAlert error={remove.error} title="The group was not deleted" />}
       <ListTable label="Groups" minWidth={560} columns={['Name', 'Screens', 'Sets']} actions>

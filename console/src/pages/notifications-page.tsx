@@ -31,6 +31,7 @@ import { useOverview } from './screens/queries';
 import { tell } from '../ui/notify';
 import { Loading } from '../ui/loading';
 import { mediaQuery } from './media/media-query';
+import { PreviewColumn } from '../ui/preview-column';
 
 // The icon pack (and the renderer's banner, which draws icons by name) is the heavy part of this
 // page: loaded after the form is on screen.
@@ -174,20 +175,14 @@ export default function NotificationsPage() {
             </Stack>
           </form>
         </Grid.Col>
-        {/* On a phone the preview comes first, above the fields it follows. */}
-        <Grid.Col span={{ base: 12, md: 6 }} order={{ base: -1, md: 1 }}>
-          <Stack>
-            <Title order={2} size="h4">
-              Preview
-            </Title>
-            <Suspense fallback={<Loading size="sm" label="Loading the preview" />}>
-              <BannerPreview
-                draft={{ title: form.values.title, message: form.values.message, icon: form.values.icon }}
-                reach={reachWords(form.values, names, screens.data)}
-              />
-            </Suspense>
-          </Stack>
-        </Grid.Col>
+        <PreviewColumn>
+          <Suspense fallback={<Loading size="sm" label="Loading the preview" />}>
+            <BannerPreview
+              draft={{ title: form.values.title, message: form.values.message, icon: form.values.icon }}
+              reach={reachWords(form.values, names, screens.data)}
+            />
+          </Suspense>
+        </PreviewColumn>
       </Grid>
       <NotificationHistory names={names} />
     </>

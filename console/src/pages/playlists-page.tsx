@@ -1,4 +1,4 @@
-import { Anchor, Checkbox, Group, Modal, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Checkbox, Group, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -21,6 +21,7 @@ import { playlistsQuery, screensQuery } from './playlists/queries';
 import { groupsQuery } from './schedules/queries';
 import { ListTable } from '../ui/list-table';
 import { NameForm } from '../ui/name-form';
+import { EditModal } from '../ui/edit-modal';
 
 export default function PlaylistsPage() {
   const playlists = useQuery(playlistsQuery);
@@ -105,17 +106,13 @@ export default function PlaylistsPage() {
       />
       {playlists.error && <ErrorAlert error={playlists.error} title="The playlists could not be listed" />}
       {remove.error && <ErrorAlert error={remove.error} />}
-      <BulkBar count={selected.length} noun="playlist" onClear={() => setChosen(new Set())} bulk={bulk}>
-        <WriteButton
-          size="xs"
-          color="red"
-          variant="light"
-          onClick={() => void deleteSelected()}
-          disabled={bulk.running}
-        >
-          Delete
-        </WriteButton>
-      </BulkBar>
+      <BulkBar
+        count={selected.length}
+        noun="playlist"
+        onClear={() => setChosen(new Set())}
+        bulk={bulk}
+        onDelete={() => void deleteSelected()}
+      />
       {ids.length > 0 && (
         <Group gap="xs" mb="xs">
           <SelectAll
@@ -195,7 +192,7 @@ export default function PlaylistsPage() {
         })}
       </ListTable>
       {playlists.data?.length === 0 && <Text c="dimmed">No playlists yet.</Text>}
-      <Modal
+      <EditModal
         opened={naming !== null}
         onClose={() => setNaming(null)}
         title={naming?.playlist ? `Rename “${naming.playlist.name}”` : 'New playlist'}
@@ -216,7 +213,7 @@ export default function PlaylistsPage() {
             onDone={saved}
           />
         )}
-      </Modal>
+      </EditModal>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge, Button, Modal, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Stack, Table, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -14,6 +14,7 @@ import { WriteButton } from '../ui/write-button';
 import { ListTable } from '../ui/list-table';
 import { CreateTokenForm, TokenUsage } from './tokens/create-token-form';
 import type { TokenPurpose } from './tokens/purposes';
+import { EditModal } from '../ui/edit-modal';
 
 export default function TokensPage() {
   const tokens = useQuery({
@@ -80,7 +81,7 @@ export default function TokensPage() {
         ))}
       </ListTable>
       {tokens.data?.length === 0 && <Text c="dimmed">No tokens yet.</Text>}
-      <Modal opened={opened} onClose={closeModal} title={created ? 'Token created' : 'New token'}>
+      <EditModal opened={opened} onClose={closeModal} title={created ? 'Token created' : 'New token'}>
         {created ? (
           <Stack>
             <SecretOnce secret={created.token.token} what="token" />
@@ -90,7 +91,7 @@ export default function TokensPage() {
         ) : (
           <CreateTokenForm onCreated={(token, purpose) => setCreated({ token, purpose })} />
         )}
-      </Modal>
+      </EditModal>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, PasswordInput, Select, Stack, Table, TextInput } from '@mantine/core';
+import { Button, Group, PasswordInput, Select, Stack, Table, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -21,6 +21,7 @@ import { SecretOnce } from '../ui/secret-once';
 import { TimeAgo } from '../ui/time';
 import { VIEWER_MESSAGE, WriteButton } from '../ui/write-button';
 import { ListTable } from '../ui/list-table';
+import { EditModal } from '../ui/edit-modal';
 
 const ROLE_LABELS: Record<UserRole, string> = {
   admin: 'Admin: changes everything',
@@ -101,6 +102,17 @@ function UserRow({ user, onPassword }: { user: UserRecord; onPassword: (user: Us
     });
     if (sure) remove.mutate();
   };
+  // A role is a grant: asked first, in words, like a removal, so a slip of the list does not
+  // make someone an admin.
+  const askRole = async (role: UserRole) => {
+    const make = `Make ${user.login} ${role === 'admin' ? 'an admin' : 'a viewer'}`;
+    const sure = await confirmAction({
+      title: `${make}?`,
+      body: `${user.login} becomes ${ROLE_LABELS[role].toLowerCase()}, from their next request on.`,
+      confirm: make,
+    });
+    if (sure) change.mutate(role);
+  };
   const error = change.error ?? remove.error;
   return (
     <Table.Tr>
@@ -117,7 +129,7 @@ function UserRow({ user, onPassword }: { user: UserRecord; onPassword: (user: Us
           allowDeselect={false}
           disabled={!canWrite || change.isPending}
           title={canWrite ? undefined : VIEWER_MESSAGE}
-          onChange={(role) => role && role !== user.role && change.mutate(role as UserRole)}
+          onChange={(role) => role && role !== user.role && void askRole(role as UserRole)}
           w={120}
         />
       </Table.Td>
@@ -196,7 +208,7 @@ export default function UsersPage() {
           <UserRow key={user.id} user={user} onPassword={setResetting} />
         ))}
       </ListTable>
-      <Modal opened={adding} onClose={closeAdding} title={created ? 'User added' : 'Add a user'}>
+      <EditModal opened={adding} onClose={closeAdding} title={created ? 'User added' : 'Add a user'}>
         {created ? (
           <Stack>
             <SecretOnce secret={created.password} what={`password of ${created.login}`} />
@@ -205,10 +217,10 @@ export default function UsersPage() {
         ) : (
           <NewUserForm onCreated={(login, password) => setCreated({ login, password })} />
         )}
-      </Modal>
-      <Modal opened={resetting !== null} onClose={() => setResetting(null)} title="New password">
+      </EditModal>
+      <EditModal opened={resetting !== null} onClose={() => setResetting(null)} title="New password">
         {resetting && <NewPassword user={resetting} onDone={() => setResetting(null)} />}
-      </Modal>
+      </EditModal>
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { Alert, Button, Checkbox, Group, List, Paper, Progress, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { counted, headerState, runBulk, summary, type BulkOutcome } from './bulk';
+import { WriteButton } from './write-button';
 
 /** The header's "select every row shown" checkbox. */
 export function SelectAll({
@@ -60,14 +61,20 @@ export function BulkBar({
   noun,
   onClear,
   bulk,
+  onDelete,
+  deleting = false,
   children,
 }: {
   count: number;
   noun: string;
   onClear: () => void;
   bulk: ReturnType<typeof useBulkRun>;
-  /** The actions' buttons. */
-  children: ReactNode;
+  /** Asks, with what uses them, then deletes the selection: every list has it, last. */
+  onDelete: () => void;
+  /** While what uses them is read before asking. */
+  deleting?: boolean;
+  /** The page's other actions' buttons. */
+  children?: ReactNode;
 }) {
   const { progress, result } = bulk;
   return (
@@ -100,6 +107,16 @@ export function BulkBar({
             </Text>
             <Group gap="xs">
               {children}
+              <WriteButton
+                size="xs"
+                color="red"
+                variant="light"
+                loading={deleting}
+                onClick={onDelete}
+                disabled={bulk.running}
+              >
+                Delete
+              </WriteButton>
               <Button size="xs" variant="default" onClick={onClear} disabled={progress !== null}>
                 Clear the selection
               </Button>

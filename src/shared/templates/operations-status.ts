@@ -31,12 +31,12 @@ return { title: 'Checks', statuses };`;
 export const OPERATIONS_STATUS: BoardTemplate = {
   id: 'operations-status',
   name: 'Operations status',
-  description: 'Health checks, hosts up and down, load, request rates and the incident log.',
+  description: 'Health checks, hosts up and down, load, request rates, the incident log and announcements.',
   board: templateBoard({ name: 'Operations status', theme: 'dark' }, [
     {
       tag: 'checks',
       variant: 'status',
-      at: [0, 0, 12, 7],
+      at: [0, 0, 12, 6],
       data: {
         title: 'Checks',
         statuses: [
@@ -52,7 +52,7 @@ export const OPERATIONS_STATUS: BoardTemplate = {
     {
       tag: 'hosts',
       variant: 'upstatus',
-      at: [12, 0, 10, 7],
+      at: [12, 0, 10, 6],
       data: {
         title: 'Hosts',
         up: ['web-1', 'web-2', 'api-1', 'db-1'],
@@ -64,7 +64,7 @@ export const OPERATIONS_STATUS: BoardTemplate = {
     {
       tag: 'cpu',
       variant: 'gauge',
-      at: [22, 0, 10, 7],
+      at: [22, 0, 10, 6],
       data: {
         title: 'CPU',
         value: 64,
@@ -81,7 +81,7 @@ export const OPERATIONS_STATUS: BoardTemplate = {
     {
       tag: 'requests',
       variant: 'graph',
-      at: [0, 7, 20, 7],
+      at: [0, 6, 20, 6],
       data: {
         title: 'Requests per minute',
         renderer: 'line',
@@ -95,7 +95,7 @@ export const OPERATIONS_STATUS: BoardTemplate = {
     {
       tag: 'servers',
       variant: 'servers',
-      at: [20, 7, 12, 7],
+      at: [20, 6, 12, 6],
       data: {
         title: 'Servers',
         servers: [
@@ -110,7 +110,7 @@ export const OPERATIONS_STATUS: BoardTemplate = {
     {
       tag: 'incidents',
       variant: 'log',
-      at: [0, 14, 20, 6],
+      at: [0, 12, 20, 6],
       data: {
         title: 'Incidents',
         messages: [
@@ -123,7 +123,7 @@ export const OPERATIONS_STATUS: BoardTemplate = {
     {
       tag: 'uptime',
       variant: 'value',
-      at: [20, 14, 12, 6],
+      at: [20, 12, 12, 6],
       data: {
         title: 'Uptime',
         value: 99.95,
@@ -131,6 +131,17 @@ export const OPERATIONS_STATUS: BoardTemplate = {
         rounding: 2,
         label: 'last 30 days',
         sparkline: [99.9, 99.8, 99.95, 99.99, 99.97, 99.95],
+      },
+    },
+    {
+      tag: 'announcements',
+      variant: 'tickertape',
+      at: [0, 18, 32, 2],
+      data: {
+        messages: [
+          'Change freeze from Friday 18:00 until Monday 08:00',
+          'On call this week: Priya (platform), Tom (network)',
+        ],
       },
     },
   ]),

@@ -1,4 +1,4 @@
-import { Badge, Button, Modal, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { AlertDestination } from '../../../../src/shared/alert';
@@ -14,6 +14,7 @@ import { DestinationForm } from './destination-form';
 import { destinationPath, destinationsQuery, rulesQuery } from './queries';
 import { Section } from './section';
 import { destinationLabel, destinationWhere, KIND_LABEL } from './words';
+import { EditModal } from '../../ui/edit-modal';
 
 /**
  * A webhook's secret is kept as it is (signing needs it), not as a hash, yet never shown again:
@@ -58,7 +59,7 @@ export function Destinations() {
       description="E-mail addresses, Slack or Teams channels, or a webhook of your own."
       action={<WriteButton onClick={() => setAdding(true)}>Add a destination</WriteButton>}
     >
-      <Modal
+      <EditModal
         opened={adding}
         onClose={close}
         title={secret ? 'Destination added' : 'New destination'}
@@ -79,7 +80,7 @@ export function Destinations() {
             }}
           />
         )}
-      </Modal>
+      </EditModal>
       {destinations.error && (
         <ErrorAlert error={destinations.error} title="The destinations could not be listed" />
       )}

@@ -1,4 +1,4 @@
-import { Modal, Table, Text } from '@mantine/core';
+import { Table, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { AlertRule } from '../../../../src/shared/alert';
@@ -13,6 +13,7 @@ import { rulePath, rulesQuery, useNames } from './queries';
 import { RuleForm } from './rule-form';
 import { Section } from './section';
 import { ruleWords } from './words';
+import { EditModal } from '../../ui/edit-modal';
 
 /** When alerts fire: each rule as a sentence; add and delete. */
 export function Rules() {
@@ -39,7 +40,7 @@ export function Rules() {
       description="What to watch (screens offline or failing to show items, a script failing, the service unable to write its data), for how long, and whom to tell. A recovery follows when it is over."
       action={<WriteButton onClick={() => setAdding(true)}>New rule</WriteButton>}
     >
-      <Modal opened={adding} onClose={() => setAdding(false)} title="New rule" size="lg">
+      <EditModal opened={adding} onClose={() => setAdding(false)} title="New rule" size="lg">
         <RuleForm
           onAdded={() => {
             tell('The rule is added', 'green');
@@ -47,7 +48,7 @@ export function Rules() {
             setAdding(false);
           }}
         />
-      </Modal>
+      </EditModal>
       {rules.error && <ErrorAlert error={rules.error} title="The rules could not be listed" />}
       {remove.error && <ErrorAlert error={remove.error} title="The rule was not deleted" />}
       <ListTable label="Rules" minWidth={560} columns={['Rule', 'Added']} actions>

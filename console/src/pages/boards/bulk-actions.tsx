@@ -6,7 +6,6 @@ import { BulkBar, useBulkRun } from '../../ui/bulk-bar';
 import { counted } from '../../ui/bulk';
 import { confirmAction } from '../../ui/confirm';
 import { tell } from '../../ui/notify';
-import { WriteButton } from '../../ui/write-button';
 import { playlistsQuery, screensQuery } from '../playlists/queries';
 import { groupsQuery } from '../schedules/queries';
 import { downloadExports } from './transfer';
@@ -65,7 +64,14 @@ export function BoardsBulk({ boards, onClear }: { boards: readonly Board[]; onCl
     onError: (error) => tell(`What uses the boards could not be read: ${error.message}`, 'red'),
   });
   return (
-    <BulkBar count={boards.length} noun="board" onClear={onClear} bulk={bulk}>
+    <BulkBar
+      count={boards.length}
+      noun="board"
+      onClear={onClear}
+      bulk={bulk}
+      onDelete={() => deleting.mutate()}
+      deleting={deleting.isPending}
+    >
       <Button
         size="xs"
         variant="default"
@@ -75,16 +81,6 @@ export function BoardsBulk({ boards, onClear }: { boards: readonly Board[]; onCl
       >
         Export
       </Button>
-      <WriteButton
-        size="xs"
-        variant="light"
-        color="red"
-        loading={deleting.isPending}
-        disabled={bulk.running}
-        onClick={() => deleting.mutate()}
-      >
-        Delete
-      </WriteButton>
     </BulkBar>
   );
 }

@@ -26,6 +26,7 @@ import { useOverview } from '../screens/queries';
 import { mediaQuery } from '../media/media-query';
 import { WhereFields } from './where-fields';
 import { targetField, targetOf, type WhereValues } from './where';
+import { PreviewColumn } from '../../ui/preview-column';
 
 const NONE = 'none';
 const UNTIL_CLEARED = 'cleared';
@@ -188,15 +189,9 @@ export function OverrideForm() {
           </Stack>
         </form>
       </Grid.Col>
-      {/* On a phone the preview comes first, above the fields it follows. */}
-      <Grid.Col span={{ base: 12, md: 6 }} order={{ base: -1, md: 1 }}>
-        <Stack>
-          <Title order={2} size="h4">
-            Preview
-          </Title>
-          <OverridePreview values={form.values} />
-        </Stack>
-      </Grid.Col>
+      <PreviewColumn>
+        <OverridePreview values={form.values} />
+      </PreviewColumn>
     </Grid>
   );
 }

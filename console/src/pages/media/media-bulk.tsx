@@ -88,7 +88,13 @@ export function MediaBulk({ selected, onClear }: { selected: readonly Media[]; o
   };
   return (
     <>
-      <BulkBar count={selected.length} noun="media file" onClear={onClear} bulk={bulk}>
+      <BulkBar
+        count={selected.length}
+        noun="media file"
+        onClear={onClear}
+        bulk={bulk}
+        onDelete={() => void remove()}
+      >
         <WriteButton
           size="xs"
           onClick={() => {
@@ -99,15 +105,6 @@ export function MediaBulk({ selected, onClear }: { selected: readonly Media[]; o
           disabled={bulk.running}
         >
           Tag
-        </WriteButton>
-        <WriteButton
-          size="xs"
-          color="red"
-          variant="light"
-          onClick={() => void remove()}
-          disabled={bulk.running}
-        >
-          Delete
         </WriteButton>
       </BulkBar>
       <Modal

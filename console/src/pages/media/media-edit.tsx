@@ -1,10 +1,11 @@
-import { Button, Group, Modal, Stack, TagsInput, TextInput } from '@mantine/core';
+import { Button, Group, Stack, TagsInput, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { mediaSchema, mediaUpdateSchema, type Media } from '../../../../src/shared/media';
 import { api } from '../../api/client';
 import { ErrorAlert } from '../../ui/error-panel';
 import { fieldErrorsOf, validateBy } from '../../ui/form';
+import { EditModal } from '../../ui/edit-modal';
 
 interface Values {
   name: string;
@@ -37,9 +38,9 @@ export function toUpdate(values: Values) {
  */
 export function MediaEdit({ media, onClose }: { media: Media | null; onClose: () => void }) {
   return (
-    <Modal opened={media !== null} onClose={onClose} title={media ? `Edit “${media.name}”` : ''}>
+    <EditModal opened={media !== null} onClose={onClose} title={media ? `Edit “${media.name}”` : ''}>
       {media && <EditForm media={media} onClose={onClose} />}
-    </Modal>
+    </EditModal>
   );
 }
 

@@ -8,8 +8,7 @@ import { WriteButton } from '../../ui/write-button';
 import { AddWeb, type WebPage } from './add-web';
 import { MediaPicker } from './media-picker';
 import { boardsQuery } from './queries';
-
-/** Mantine's close button has no name of its own. */
+import { EditModal } from '../../ui/edit-modal';
 
 function AddBoard({
   opened,
@@ -69,7 +68,7 @@ function AddUrl({
     setError(null);
   };
   return (
-    <Modal opened={opened} onClose={onClose} title="Add an image or a video by its URL">
+    <EditModal opened={opened} onClose={onClose} title="Add an image or a video by its URL">
       <form
         noValidate
         onSubmit={(event) => {
@@ -101,7 +100,7 @@ function AddUrl({
           <Button type="submit">Add the {type}</Button>
         </Stack>
       </form>
-    </Modal>
+    </EditModal>
   );
 }
 

@@ -1,6 +1,7 @@
-import { Button, Group, Modal, NumberInput, Stack, TextInput } from '@mantine/core';
+import { Button, Group, NumberInput, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { playlistItemSchema } from '../../../../src/shared/playlist';
+import { EditModal } from '../../ui/edit-modal';
 
 export interface WebPage {
   url: string;
@@ -56,7 +57,7 @@ export function AddWeb({
     setSubmitted(false);
   };
   return (
-    <Modal opened={opened} onClose={onClose} title="Add a web page">
+    <EditModal opened={opened} onClose={onClose} title="Add a web page">
       <form
         noValidate
         onSubmit={(event) => {
@@ -100,6 +101,6 @@ export function AddWeb({
           <Button type="submit">Add the web page</Button>
         </Stack>
       </form>
-    </Modal>
+    </EditModal>
   );
 }

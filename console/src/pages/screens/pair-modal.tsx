@@ -1,4 +1,4 @@
-import { Button, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { Button, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
@@ -9,6 +9,7 @@ import { ErrorAlert } from '../../ui/error-panel';
 import { fieldErrorsOf, validateBy } from '../../ui/form';
 import { tell } from '../../ui/notify';
 import { usePlaylists } from './queries';
+import { EditModal } from '../../ui/edit-modal';
 
 interface PairFields {
   code: string;
@@ -106,8 +107,8 @@ export function PairModal({
     void navigate(`/screens/${encodeURIComponent(device.tag)}`);
   };
   return (
-    <Modal opened={opened} onClose={onClose} title="Pair a screen">
+    <EditModal opened={opened} onClose={onClose} title="Pair a screen">
       <PairForm code={code} onPaired={paired} />
-    </Modal>
+    </EditModal>
   );
 }

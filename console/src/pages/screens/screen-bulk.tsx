@@ -104,21 +104,18 @@ export function ScreenBulk({
   };
   return (
     <>
-      <BulkBar count={selected.length} noun="screen" onClear={onClear} bulk={bulk}>
+      <BulkBar
+        count={selected.length}
+        noun="screen"
+        onClear={onClear}
+        bulk={bulk}
+        onDelete={() => void remove()}
+      >
         <WriteButton size="xs" onClick={() => open('playlist')} disabled={bulk.running}>
           Assign a playlist
         </WriteButton>
         <WriteButton size="xs" variant="default" onClick={() => open('group')} disabled={bulk.running}>
           Move to a group
-        </WriteButton>
-        <WriteButton
-          size="xs"
-          color="red"
-          variant="light"
-          onClick={() => void remove()}
-          disabled={bulk.running}
-        >
-          Delete
         </WriteButton>
       </BulkBar>
       <Modal
