@@ -138,8 +138,12 @@ const ROOMS = {
       '@fastify/swagger-ui',
       '@jitl/quickjs-singlefile-cjs-release-sync',
       '@jitl/quickjs-wasmfile-release-sync',
+      // Data sources' query language over an HTTP answer and a binding's mapping (service/data-sources/).
+      '@jmespath-community/jmespath',
       '@socket.io/postgres-adapter',
       'bonjour-service',
+      // CSV data sources (service/data-sources/kinds/csv.ts).
+      'csv-parse',
       // The script host's build step (scripts/host/build.ts) runs esbuild, whose plugin supplies
       // the guest prelude to the host as a virtual module.
       'esbuild',
@@ -150,13 +154,19 @@ const ROOMS = {
       'fastify',
       'fastify-type-provider-zod',
       'file-type',
+      // iCalendar data sources, recurrences and time zones (service/data-sources/kinds/ical.ts).
+      'ical.js',
       'ipaddr.js',
       'kysely',
       'lru-cache',
+      // MySQL and MariaDB data sources (service/data-sources/kinds/mysql.ts).
+      'mysql2',
       // E-mail alerts over SMTP (service/alerts/email.ts).
       'nodemailer',
       'pg',
       'quickjs-emscripten-core',
+      // RSS and Atom data sources, parsing only (service/data-sources/kinds/rss.ts).
+      'rss-parser',
       'socket.io',
       'undici',
       'zod',
@@ -190,7 +200,16 @@ const PLATFORM = {
   tools: [electron, ui],
 };
 // Test helpers and configurations live beside the code; no product file may import them.
-const TEST_CODE = ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', '**/*test-kit*', 'e2e/**', 'bench/**'];
+const TEST_CODE = [
+  '**/*.test.ts',
+  '**/*.test.tsx',
+  '**/testing/**',
+  // Real servers (Prometheus, MariaDB, HTTP) the data sources' tests, e2e specs and bench query.
+  '**/test-servers/**',
+  '**/*test-kit*',
+  'e2e/**',
+  'bench/**',
+];
 const testImports = {
   group: [
     '**/testing/*',

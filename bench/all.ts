@@ -34,6 +34,7 @@ const SHORT: Record<string, string[]> = {
   resubscribe: ['--screens', '1000', '--edits', '5'],
   tenants: ['--seconds', '8'],
   media: ['--seconds', '2', '--concurrency', '16,64'],
+  'data-sources': ['--seconds', '20'],
 };
 
 interface Variant {

@@ -38,12 +38,20 @@ export async function untilHealthy(url: string, since: number, timeoutMs = 60_00
   }
 }
 
-async function readStat(pid: string): Promise<{ pid: number; ppid: number } | undefined> {
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  /** utime + stime + cutime + cstime: its own CPU and that of the children it reaped, in ticks. */
+  cpuTicks: number;
+}
+
+async function readStat(pid: string): Promise<ProcStat | undefined> {
   try {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
     // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ")".
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    return { pid: Number(pid), ppid };
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cpuTicks = [11, 12, 13, 14].reduce((sum, field) => sum + Number(fields[field]), 0);
+    return { pid: Number(pid), ppid: Number(fields[1]), cpuTicks };
   } catch {
     return undefined; // Gone meanwhile.
   }
@@ -78,24 +86,41 @@ async function rssKb(pid: number): Promise<number> {
  * /proc; NaN where there is none.
  */
 export async function treeRssMb(pid: number): Promise<number> {
+  const tree = await processTree(pid);
+  if (!tree) return Number.NaN;
+  const kb = await Promise.all(tree.map((stat) => rssKb(stat.pid)));
+  return kb.reduce((sum, value) => sum + value, 0) / 1024;
+}
+
+/**
+ * CPU seconds (user and system) of `pid` and all its descendants, those running and those ended
+ * and reaped (the service's script hosts come and go), from Linux's /proc; NaN where there is none.
+ */
+export async function treeCpuSeconds(pid: number): Promise<number> {
+  const tree = await processTree(pid);
+  if (!tree) return Number.NaN;
+  return tree.reduce((sum, stat) => sum + stat.cpuTicks, 0) / TICKS_PER_SECOND;
+}
+
+/** `pid` and its descendants as /proc lists them now; undefined without /proc. */
+async function processTree(pid: number): Promise<ProcStat[] | undefined> {
   let entries: string[];
   try {
     entries = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
   } catch {
-    return Number.NaN;
+    return undefined;
   }
   const stats = (await Promise.all(entries.map(readStat))).filter((stat) => stat !== undefined);
-  const tree = new Set([pid]);
+  const tree = new Map(stats.filter((stat) => stat.pid === pid).map((stat) => [stat.pid, stat]));
   // Parents come before children in most listings, not all: repeat until nothing is added.
   for (let added = true; added;) {
     added = false;
     for (const stat of stats) {
       if (tree.has(stat.ppid) && !tree.has(stat.pid)) {
-        tree.add(stat.pid);
+        tree.set(stat.pid, stat);
         added = true;
       }
     }
   }
-  const kb = await Promise.all([...tree].map(rssKb));
-  return kb.reduce((sum, value) => sum + value, 0) / 1024;
+  return [...tree.values()];
 }

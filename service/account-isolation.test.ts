@@ -53,6 +53,8 @@ const LISTS = [
   '/overrides',
   '/overrides/history',
   '/cap-feeds',
+  '/data-sources',
+  '/data-bindings',
   '/plays',
   '/plays/totals',
 ];
@@ -86,6 +88,8 @@ const CREATES = [
   'POST /alert-rules',
   'POST /overrides',
   'POST /cap-feeds',
+  'POST /data-sources',
+  'POST /data-bindings',
   'POST /notifications',
 ];
 
@@ -131,6 +135,9 @@ const BODIES: Record<string, unknown> = {
   'PATCH /groups/{id}': { name: 'Taken' },
   'PATCH /scripts/{id}': { name: 'Taken' },
   'POST /scripts/{id}/run': {},
+  'PATCH /data-sources/{id}': { name: 'Taken' },
+  'POST /data-sources/{id}/test': { query: 'rows' },
+  'PATCH /data-bindings/{id}': { query: 'rows' },
 };
 
 /** Which of A's resources an `{id}` names, by the path before it. */
@@ -150,6 +157,8 @@ const ID_OF: [RegExp, string][] = [
   [/^\/alert-rules\//, 'alertRule'],
   [/^\/overrides\//, 'override'],
   [/^\/cap-feeds\//, 'capFeed'],
+  [/^\/data-sources\//, 'dataSource'],
+  [/^\/data-bindings\//, 'dataBinding'],
   [/^\/devices\/\{tag\}\/commands\//, 'command'],
 ];
 
@@ -230,6 +239,13 @@ beforeAll(async () => {
   ours.capFeed = (
     await made('/cap-feeds', { url: 'https://alerts.a.example/cap.xml', target: { group_id: ours.group } })
   ).id;
+  // The clock stands still: the source is never refreshed here.
+  ours.dataSource = (
+    await made('/data-sources', { name: 'A rooms', kind: 'json', url: 'https://rooms.a.example/free.json' })
+  ).id;
+  ours.dataBinding = (
+    await made('/data-bindings', { source_id: ours.dataSource, flow: 'a-flow', mapping: { value: 'free' } })
+  ).id;
   ours.alertRule = (
     await made('/alert-rules', {
       event: 'device.offline',
@@ -300,7 +316,13 @@ describe('account isolation, every route', () => {
   });
 
   it("refuses B's writes that name A's resources in their bodies, linking nothing", async () => {
+    // B's own flow and source, so that what refuses the bindings below is A's part in them.
+    await b.call('POST', '/flows', { tag: 'b-own-flow', variant: 'value' });
+    const bSource = (
+      await b.call('POST', '/data-sources', { name: 'B', kind: 'json', url: 'https://b.example/n.json' })
+    ).json<{ id: string }>().id;
     const refused: [string, string, unknown][] = [
+      ['POST', '/data-bindings', { source_id: bSource, flow: ours.flowTag, mapping: { value: 'n' } }],
       ['POST', '/playlists', { name: 'B', items: [{ type: 'board', board_id: ours.board, duration: 10 }] }],
       ['POST', '/boards', { name: 'B', channel_ids: [ours.channel] }],
       ['POST', '/flows', { tag: 'b-flow', variant: 'value', channel_id: ours.channel }],
@@ -312,6 +334,7 @@ describe('account isolation, every route', () => {
       ['POST', '/overrides', { title: 'B', message: 'B', target: { group_id: ours.group } }],
       ['POST', '/overrides', { title: 'B', message: 'B', target: { device_tag: ours.deviceTag } }],
       ['POST', '/cap-feeds', { url: 'https://alerts.b.example/cap.xml', target: { group_id: ours.group } }],
+      ['POST', '/data-bindings', { source_id: ours.dataSource, flow: 'b-own-flow', mapping: { value: 'n' } }],
       ['POST', '/notifications', { title: 'B', message: 'B', target: { group_id: ours.group } }],
       ['POST', '/notifications', { title: 'B', message: 'B', target: { channel_id: ours.channel } }],
     ];

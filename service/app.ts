@@ -58,6 +58,8 @@ import { accountRoutes } from './routes/account';
 import { alertRoutes } from './routes/alerts';
 import { overrideRoutes } from './routes/overrides';
 import { capFeedRoutes } from './routes/cap-feeds';
+import { dataSourceRoutes } from './routes/data-sources';
+import { closeSqlPools } from './data-sources/kinds/sql-kinds';
 import { widgetRoutes } from './routes/widgets';
 
 export interface AppOptions {
@@ -121,6 +123,7 @@ const ROUTES = [
   alertRoutes,
   overrideRoutes,
   capFeedRoutes,
+  dataSourceRoutes,
   mediaRoutes,
   scriptRoutes,
   webOptionsRoutes,
@@ -235,6 +238,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   app.addHook('onClose', async () => {
     await ctx.jobs.stop();
+    // A test query on a node that does not lead may have opened a database's pool.
+    await closeSqlPools();
   });
   return Object.assign(app, { wallboard: ctx, realtime }) as unknown as App;
 }

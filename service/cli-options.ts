@@ -89,6 +89,10 @@ Options:
   --allow-http-media       media, backgrounds and notification sounds may be plain http URLs (a LAN
                            without TLS); https only by default
   --custom-widgets-network custom widgets may reach https addresses (default: no network at all)
+  --no-private-data-sources
+                           no data source may reach loopback or private addresses, even one an
+                           admin switched to "may reach this network" (a hosted service's
+                           customers must not reach its own network); allowed per source by default
   --events-keep <n>        realtime events kept for devices that reconnect (default ${DEFAULT_CONFIG.eventRetention})
   --events-keep-mb <mb>    ... and at most this many MB of them (default ${DEFAULT_CONFIG.eventRetentionBytes / 1024 / 1024})
   --notifications-keep <n> notifications kept, the newest (default ${DEFAULT_CONFIG.notificationRetention})
@@ -297,6 +301,7 @@ export function parseCommand(argv: string[]): Command {
       'trust-proxy': { type: 'string' },
       'allow-http-media': { type: 'boolean', default: false },
       'custom-widgets-network': { type: 'boolean', default: false },
+      'no-private-data-sources': { type: 'boolean', default: false },
       'events-keep': { type: 'string', default: String(DEFAULT_CONFIG.eventRetention) },
       'events-keep-mb': { type: 'string', default: String(DEFAULT_CONFIG.eventRetentionBytes / MB) },
       'notifications-keep': { type: 'string', default: String(DEFAULT_CONFIG.notificationRetention) },
@@ -409,6 +414,7 @@ export function parseCommand(argv: string[]): Command {
       weatherUrl: webUrl('weather-url', values['weather-url']),
       httpMedia: values['allow-http-media'],
       customWidgetsNetwork: values['custom-widgets-network'],
+      privateDataSources: !values['no-private-data-sources'],
       trustProxy: trustedProxies(values['trust-proxy']),
       pairing: pairingLimits(values),
       smtp: smtp(values),

@@ -52,6 +52,11 @@ export interface ServiceConfig {
   /** Custom widgets may reach https addresses (`--custom-widgets-network`); otherwise they have no network. */
   customWidgetsNetwork: boolean;
   /**
+   * A data source an admin switched to `allow_private` may reach loopback and private addresses
+   * (off with `--no-private-data-sources`); others follow `scriptsHttpAllow`.
+   */
+  privateDataSources: boolean;
+  /**
    * The proxies whose X-Forwarded-For is believed (`--trust-proxy`: addresses, ranges, or
    * `loopback`), so that limits per client address count clients, not the load balancer; null:
    * none, the connection's address is the client's.
@@ -94,6 +99,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   weatherUrl: 'https://api.open-meteo.com',
   httpMedia: false,
   customWidgetsNetwork: false,
+  privateDataSources: true,
   trustProxy: null,
   pairing: DEFAULT_PAIRING_LIMITS,
   smtp: null,

@@ -3,6 +3,7 @@ import {
   faBell,
   faChartColumn,
   faCode,
+  faDatabase,
   faDiagramProject,
   faHashtag,
   faImages,
@@ -93,6 +94,12 @@ export const PAGES: readonly Page[] = [
     nav: { label: 'Scripts', icon: faCode },
   },
   { path: 'scripts/:id', component: lazy(() => import('./pages/script-page')) },
+  {
+    path: 'data-sources',
+    component: lazy(() => import('./pages/data-sources-page')),
+    nav: { label: 'Data sources', icon: faDatabase },
+  },
+  { path: 'data-sources/:id', component: lazy(() => import('./pages/data-sources/source-page')) },
   {
     path: 'tokens',
     component: lazy(() => import('./pages/tokens-page')),

@@ -69,6 +69,10 @@ export const ACCOUNT_TABLES: ReadonlySet<string> = new Set([
   'overrides',
   // Migration 19 (CAP feeds).
   'cap_feeds',
+  // Migration 22 (data sources).
+  'data_sources',
+  'data_bindings',
+  'data_source_runs',
 ]);
 
 const ACCOUNT_COLUMN = 'account_id';

@@ -6,6 +6,7 @@ import { accountLogins } from './migrations/account-logins';
 import { alerts } from './migrations/alerts';
 import { alertEvents } from './migrations/alert-events';
 import { capFeeds } from './migrations/cap-feeds';
+import { dataSources } from './migrations/data-sources';
 import { cluster } from './migrations/cluster';
 import { commandsAndPlays } from './migrations/commands';
 import { media } from './migrations/media';
@@ -221,4 +222,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 19, name: 'cap-feeds', up: capFeeds },
   { version: 20, name: 'notification-targets', up: notificationTargets },
   { version: 21, name: 'media-organisation', up: mediaOrganisation },
+  { version: 22, name: 'data-sources', up: dataSources },
 ];

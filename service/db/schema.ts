@@ -1,6 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Variant } from '../../src/shared/variants';
 import type { AlertEvent } from '../../src/shared/alert';
+import type { DataSourceKind } from '../../src/shared/data-source';
 
 /**
  * The tables as Kysely sees them, one type for both stores. Where the stores hand values back
@@ -478,6 +479,55 @@ export interface CapFeedsTable {
   account_id: AccountColumn;
 }
 
+export interface DataSourcesTable {
+  id: string;
+  name: string;
+  kind: DataSourceKind;
+  url: string;
+  auth: 'none' | 'basic' | 'bearer';
+  username: string | null;
+  /** The password or token: written, used to connect, never answered. */
+  secret: string | null;
+  /** A JSON object of header names and values. */
+  headers: DefaultJson;
+  interval_seconds: number;
+  timeout_seconds: number;
+  allow_private: DefaultFlag;
+  created_at: Timestamp;
+  last_run_at: OptionalNullable<Date | string>;
+  last_ok_at: OptionalNullable<Date | string>;
+  last_error: OptionalNullable<string>;
+  account_id: AccountColumn;
+}
+
+export interface DataBindingsTable {
+  id: string;
+  source_id: string;
+  flow_id: string;
+  query: string;
+  /** A JSON `{seconds, step_seconds}` for a Prometheus range query, or null. */
+  range: OptionalNullableJson;
+  /** A JSON object of variant fields and their expressions. */
+  mapping: string;
+  created_at: Timestamp;
+  last_run_at: OptionalNullable<Date | string>;
+  last_ok_at: OptionalNullable<Date | string>;
+  last_error: OptionalNullable<string>;
+  account_id: AccountColumn;
+}
+
+export interface DataSourceRunsTable {
+  id: string;
+  source_id: string;
+  started_at: Timestamp;
+  duration_ms: number;
+  ok: Flag;
+  updated: number;
+  failed: number;
+  error: string | null;
+  account_id: AccountColumn;
+}
+
 export interface Schema {
   leases: LeasesTable;
   accounts: AccountsTable;
@@ -512,4 +562,7 @@ export interface Schema {
   alert_deliveries: AlertDeliveriesTable;
   overrides: OverridesTable;
   cap_feeds: CapFeedsTable;
+  data_sources: DataSourcesTable;
+  data_bindings: DataBindingsTable;
+  data_source_runs: DataSourceRunsTable;
 }

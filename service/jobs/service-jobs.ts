@@ -2,6 +2,7 @@ import { sweepPresence } from '../actions/devices';
 import type { JobsPort, ServiceContext } from '../context';
 import { AlertJob, NodeWriteAlertJob } from './alerts';
 import { CapFeedJob } from './cap-feeds';
+import { DataSourceJob } from './data-sources';
 import { commandsPass, COMMANDS_PASS_INTERVAL_MS } from './commands';
 import { Jobs, every } from './jobs';
 import { Leadership } from '../cluster/leases';
@@ -38,6 +39,7 @@ export function serviceJobs(ctx: ServiceContext): ServiceJobs {
   once.add(new WeatherJob(ctx));
   once.add(new AlertJob(ctx));
   once.add(new CapFeedJob(ctx));
+  once.add(new DataSourceJob(ctx));
   const scripts = new ScriptJob(ctx);
   once.add(scripts.schedules);
   const jobs = new Jobs();

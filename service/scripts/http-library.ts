@@ -18,7 +18,8 @@ export interface HttpAnswer {
   text: string;
 }
 
-interface HttpRequest {
+/** A request whose URL and options are already checked. */
+export interface HttpRequest {
   url: URL;
   timeoutMs: number;
   headers: Record<string, string>;
@@ -66,11 +67,11 @@ function checkRequest(method: string, urlArg: unknown, optionsArg: unknown): Htt
   return request;
 }
 
-async function readLimited(response: Response, url: string, method: string): Promise<string> {
+async function readLimited(response: Response, url: string, prefix: string): Promise<string> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > HTTP_SIZE_MAX) {
     await response.body?.cancel();
-    throw new HttpLibraryError(`http.${method}: the answer of ${url} is larger than 1 MiB`);
+    throw new HttpLibraryError(`${prefix}the answer of ${url} is larger than 1 MiB`);
   }
   if (!response.body) return '';
   const reader = response.body.getReader();
@@ -82,7 +83,7 @@ async function readLimited(response: Response, url: string, method: string): Pro
     size += value.byteLength;
     if (size > HTTP_SIZE_MAX) {
       await reader.cancel();
-      throw new HttpLibraryError(`http.${method}: the answer of ${url} is larger than 1 MiB`);
+      throw new HttpLibraryError(`${prefix}the answer of ${url} is larger than 1 MiB`);
     }
     chunks.push(value);
   }
@@ -129,10 +130,10 @@ async function fetchAllowed(
   requestHeaders: Record<string, string>,
   policy: HttpAllowPolicy,
   signal: AbortSignal,
-  method: string,
+  prefix: string,
 ): Promise<Response> {
-  const fail = (message: string): never => {
-    throw new HttpLibraryError(`http.${method}: ${message}`);
+  const fail = (message: string, cause?: Error): never => {
+    throw new HttpLibraryError(`${prefix}${message}`, { cause });
   };
   let headers: Record<string, string> = { 'user-agent': 'wallboard-script', ...requestHeaders };
   let url = start;
@@ -145,7 +146,7 @@ async function fetchAllowed(
       response = await (await undici()).fetch(url, { headers, redirect: 'manual', signal, dispatcher });
     } catch (error) {
       const refusal = refusalIn(error);
-      if (refusal) fail(`${where} refused: ${refusal.message}`);
+      if (refusal) fail(`${where} refused: ${refusal.message}`, refusal);
       throw error;
     }
     const location = response.headers.get('location');
@@ -180,24 +181,35 @@ export async function httpGet(
   policy: HttpAllowPolicy,
   method = 'get',
 ): Promise<HttpAnswer> {
-  const request = checkRequest(method, args[0], args[1]);
+  return httpGetChecked(checkRequest(method, args[0], args[1]), signal, policy, `http.${method}: `);
+}
+
+/**
+ * GETs a request checked by its caller under the same rule and limits as `http.get` (data sources
+ * take their timeout from their own settings); each error's message starts with `prefix`, and a
+ * refused destination's error has the DestinationRefusedError as its cause.
+ */
+export async function httpGetChecked(
+  request: HttpRequest,
+  signal: AbortSignal,
+  policy: HttpAllowPolicy,
+  prefix: string,
+): Promise<HttpAnswer> {
   const url = request.url.toString();
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), request.timeoutMs);
   const both = AbortSignal.any([signal, timeout.signal]);
   try {
-    const response = await fetchAllowed(request.url, request.headers, policy, both, method);
-    const text = await readLimited(response, url, method);
+    const response = await fetchAllowed(request.url, request.headers, policy, both, prefix);
+    const text = await readLimited(response, url, prefix);
     return { status: response.status, headers: Object.fromEntries(response.headers), text };
   } catch (error) {
     if (error instanceof HttpLibraryError) throw error;
     if (timeout.signal.aborted) {
-      throw new HttpLibraryError(
-        `http.${method}: ${url} did not answer within ${request.timeoutMs / 1000} s`,
-      );
+      throw new HttpLibraryError(`${prefix}${url} did not answer within ${request.timeoutMs / 1000} s`);
     }
-    if (signal.aborted) throw new HttpLibraryError(`http.${method}: the run ended`);
-    throw new HttpLibraryError(`http.${method}: GET ${url} failed: ${causeOf(error)}`);
+    if (signal.aborted) throw new HttpLibraryError(`${prefix}the run ended`);
+    throw new HttpLibraryError(`${prefix}GET ${url} failed: ${causeOf(error)}`);
   } finally {
     clearTimeout(timer);
   }

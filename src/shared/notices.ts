@@ -23,6 +23,8 @@ export const OPERATOR_RESOURCES = [
   'groups',
   'overrides',
   'alerts',
+  /** Data sources and their bindings (docs/data-sources.md): one resource, as one page shows both. */
+  'data-sources',
 ] as const;
 export const operatorResourceSchema = z.enum(OPERATOR_RESOURCES);
 export type OperatorResource = z.infer<typeof operatorResourceSchema>;

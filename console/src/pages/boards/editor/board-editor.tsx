@@ -24,6 +24,8 @@ import { useBoardEditor } from './use-board-editor';
 import { WidgetData } from './widget-data';
 import { WidgetInspector } from './widget-inspector';
 
+const NOTHING_TRIED: ReadonlyMap<string, MetricsData> = new Map();
+
 /**
  * The board editor: the board drawn by the player's renderer as screens show it, with handles to
  * drag and resize its widgets on the grid; the selected widget's placement, look and data; the
@@ -35,6 +37,16 @@ export function BoardEditor({ content }: { content: BoardContent }) {
   const editor = useBoardEditor(content);
   const [selected, setSelected] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
+  /**
+   * What "Try it" of a widget's data source made, by tag: drawn by the preview, never saved. It
+   * belongs to the draft it was tried in: a save, a discard or their version loaded drops it.
+   */
+  const [triedIn, setTried] = useState<{ draft: string | null; byTag: ReadonlyMap<string, MetricsData> }>({
+    draft: null,
+    byTag: new Map(),
+  });
+  const draftNow = `${editor.base.board.updated_at}:${editor.generation}`;
+  const tried = triedIn.draft === draftNow ? triedIn.byTag : NOTHING_TRIED;
   const phone = useMediaQuery('(max-width: 36em)') ?? false;
   const board = useMemo(
     () => ({ ...editor.base.board, ...editor.settings }),
@@ -48,8 +60,15 @@ export function BoardEditor({ content }: { content: BoardContent }) {
       const data = parseData(edit.text);
       if (data && parseMetrics(edit.variant, data).success) fitting.set(edit.tag, data);
     }
+    for (const [tag, data] of tried) fitting.set(tag, data);
     return fitting;
-  }, [editor.edits]);
+  }, [editor.edits, tried]);
+  const showTried = (tag: string, data: MetricsData | null) => {
+    const next = new Map(tried);
+    if (data) next.set(tag, data);
+    else next.delete(tag);
+    setTried({ draft: draftNow, byTag: next });
+  };
   const shown = useMemo(
     () => previewOf(board, editor.layout, flows, dataByTag, edited),
     [board, editor.layout, flows, dataByTag, edited],
@@ -179,6 +198,9 @@ export function BoardEditor({ content }: { content: BoardContent }) {
                       }
                       source={flow && editor.sources.get(flow.id)}
                       onSource={editor.editSource}
+                      binding={flow && editor.bindings.get(flow.id)}
+                      onBinding={editor.editBinding}
+                      onTried={(data) => showTried(tagOf(widget), data)}
                       disabled={!canWrite}
                     />
                   </Stack>

@@ -13,6 +13,15 @@ import {
   type DataEdit,
   type DataEdits,
 } from './data-edits';
+import {
+  bindingEdited,
+  bindingProblem,
+  BindingsError,
+  NO_BINDINGS,
+  writeBindings,
+  type BindingEdit,
+  type BindingEdits,
+} from './binding-edits';
 import { afterSave, layoutOf, madeFlows, saveOf, type Layout } from './draft';
 import { historyOf, record, redo, undo, type History } from './history';
 import {
@@ -56,10 +65,19 @@ export function useBoardEditor(live: BoardContent) {
   const [edits, setEdits] = useState<DataEdits>(NO_EDITS);
   /** The scripts chosen to feed the widgets' flows ("Fed by"), by flow id (source-edits.ts). */
   const [sources, setSources] = useState<SourceEdits>(NO_SOURCES);
+  /** The data sources chosen to feed the widgets' flows, by flow id (binding-edits.ts). */
+  const [bindings, setBindings] = useState<BindingEdits>(NO_BINDINGS);
   const dataEdited = shownEdits(history.present, edits).length > 0;
-  const dataInvalid = editsInvalid(history.present, edits);
+  const dataInvalid =
+    editsInvalid(history.present, edits) ||
+    [...bindings.values()].some((edit) => bindingProblem(edit) !== null);
   const dirty =
-    history.present !== saved || settings !== null || settingsInvalid || dataEdited || sources.size > 0;
+    history.present !== saved ||
+    settings !== null ||
+    settingsInvalid ||
+    dataEdited ||
+    sources.size > 0 ||
+    bindings.size > 0;
   const stale = live.board.updated_at !== base.board.updated_at;
 
   const load = useCallback((content: BoardContent) => {
@@ -106,6 +124,15 @@ export function useBoardEditor(live: BoardContent) {
     onSettled: () =>
       Promise.all(['flows', 'scripts'].map((key) => queries.invalidateQueries({ queryKey: [key] }))),
   });
+  // After the board too: the flows' data sources. Those that fail stay in the draft.
+  const saveBindings = useMutation({
+    mutationFn: (sent: BindingEdits) => writeBindings(sent),
+    onSuccess: (_, sent) => setBindings((current) => (current === sent ? NO_BINDINGS : current)),
+    onError: (error) =>
+      error instanceof BindingsError &&
+      setBindings((current) => new Map([...current].filter(([flowId]) => error.failed.includes(flowId)))),
+    onSettled: () => queries.invalidateQueries({ queryKey: ['data-sources'] }),
+  });
   const conflict = save.error instanceof ApiError && save.error.status === 409;
 
   /** Someone else's save, loaded in place of the edits (which the service refused). */
@@ -115,9 +142,11 @@ export function useBoardEditor(live: BoardContent) {
     setSettingsInvalid(false);
     setEdits(NO_EDITS);
     setSources(NO_SOURCES);
+    setBindings(NO_BINDINGS);
     setGeneration((current) => current + 1);
     save.reset();
     saveSources.reset();
+    saveBindings.reset();
   };
 
   /** Records the data typed for a flow; back to what was loaded, it is no edit any more. */
@@ -152,6 +181,12 @@ export function useBoardEditor(live: BoardContent) {
     /** The scripts chosen to feed flows, and how a choice is recorded. */
     sources,
     editSource: useCallback((edit: SourceEdit) => setSources((current) => sourceEdited(current, edit)), []),
+    /** The data sources chosen to feed flows, and how an edit is recorded. */
+    bindings,
+    editBinding: useCallback(
+      (edit: BindingEdit) => setBindings((current) => bindingEdited(current, edit)),
+      [],
+    ),
     /** Some widget's data fails its check: the board cannot be saved as it is. */
     dataInvalid,
     dirty,
@@ -159,13 +194,19 @@ export function useBoardEditor(live: BoardContent) {
     stale,
     save: () => {
       saveSources.reset();
+      saveBindings.reset();
       save.mutate(
         { layout: history.present, edits },
-        { onSuccess: () => sources.size > 0 && saveSources.mutate(sources) },
+        {
+          onSuccess: () => {
+            if (sources.size > 0) saveSources.mutate(sources);
+            if (bindings.size > 0) saveBindings.mutate(bindings);
+          },
+        },
       );
     },
-    saving: save.isPending || saveSources.isPending,
-    saveError: save.error ?? saveSources.error,
+    saving: save.isPending || saveSources.isPending || saveBindings.isPending,
+    saveError: save.error ?? saveSources.error ?? saveBindings.error,
     conflict,
     loadTheirs,
     generation,
@@ -176,9 +217,11 @@ export function useBoardEditor(live: BoardContent) {
       setSettingsInvalid(false);
       setEdits(NO_EDITS);
       setSources(NO_SOURCES);
+      setBindings(NO_BINDINGS);
       setGeneration((current) => current + 1);
       save.reset();
       saveSources.reset();
+      saveBindings.reset();
     },
   };
 }

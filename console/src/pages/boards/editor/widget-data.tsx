@@ -1,10 +1,15 @@
 import { Accordion, Alert, Anchor, Group, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import type { Flow } from '../../../../../src/shared/flow';
+import type { MetricsData } from '../../../../../src/shared/metrics';
 import type { Variant } from '../../../../../src/shared/variants';
 import { Loading } from '../../../ui/loading';
+import { bindingsQuery } from '../../data-sources/queries';
 import { VariantShape } from '../../flows/variant-shape';
+import type { BindingEdit } from './binding-edits';
+import { DataBinding } from './data-binding';
 import type { DataEdit } from './data-edits';
 import type { SourceEdit } from './source-edits';
 import { ScriptSource } from './script-source';
@@ -30,6 +35,9 @@ export function WidgetData({
   onEdit,
   source,
   onSource,
+  binding,
+  onBinding,
+  onTried,
   disabled,
 }: {
   tag: string;
@@ -43,10 +51,19 @@ export function WidgetData({
   /** The script chosen to feed the flow, when edited ("Fed by", saved with the board). */
   source: SourceEdit | undefined;
   onSource: (edit: SourceEdit) => void;
+  /** The data source chosen to feed the flow, when edited (saved with the board). */
+  binding: BindingEdit | undefined;
+  onBinding: (edit: BindingEdit) => void;
+  /** The data a try of the binding made, for the preview (null: none). */
+  onTried: (data: MetricsData | null) => void;
   disabled: boolean;
 }) {
   const [view, setView] = useState<View>('form');
   const text = edit?.text ?? loaded;
+  // Every flow's binding in one request, shared by the widgets (a new flow has none yet).
+  const bindings = useQuery({ ...bindingsQuery(), enabled: flow !== undefined });
+  const saved = (flow && bindings.data?.find((candidate) => candidate.flow_id === flow.id)) ?? null;
+  const bound = binding ? binding.to !== null : saved !== null;
   return (
     <Stack gap="sm">
       <Group justify="space-between" gap="xs">
@@ -72,6 +89,16 @@ export function WidgetData({
           { value: 'json', label: 'Advanced (JSON)' },
         ]}
       />
+      {bound && (
+        <Alert
+          color="blue"
+          title="This data comes from a data source"
+          styles={{ title: { color: 'var(--mantine-color-text)' } }}
+        >
+          It is replaced at each refresh of the source (see “Data from a source” below): what you type here
+          only lasts until then.
+        </Alert>
+      )}
       {text === null ? (
         <Loading label="Loading the data" />
       ) : view === 'form' ? (
@@ -105,6 +132,27 @@ export function WidgetData({
           </Accordion.Panel>
         </Accordion.Item>
       </Accordion>
+      {flow && bindings.data && (
+        <DataBinding
+          flow={flow}
+          variant={variant}
+          saved={saved}
+          edit={binding}
+          onChange={onBinding}
+          onTried={onTried}
+          disabled={disabled}
+        />
+      )}
+      {flow && bindings.error && (
+        <Text size="xs" c="dimmed">
+          The data sources could not be read, so this widget cannot be fed by one now.
+        </Text>
+      )}
+      {!flow && (
+        <Text size="xs" c="dimmed">
+          Once the board is saved, this widget can also be fed by a data source.
+        </Text>
+      )}
       {flow && (
         <ScriptSource
           flow={flow}
