@@ -4,8 +4,11 @@ import { refreshSource } from '../data-sources/refresh';
 import { DataSourceRepository, type StoredSource } from '../repositories/data-sources';
 import { every, type Job } from './jobs';
 
-/** How often the sources are looked over: a source runs at most this late on its interval. */
-export const DATA_PASS_MS = 1_000;
+/**
+ * How often the sources are looked over: a source runs at most this late on its interval. A
+ * pass is one read of the sources that feed flows, so four a second cost little.
+ */
+export const DATA_PASS_MS = 250;
 /** Sources refreshed at once: queries wait on the network and databases, not on this process. */
 const REFRESH_CONCURRENCY = 16;
 
