@@ -21,7 +21,7 @@ const clipped = (message: string) =>
  * library's surprise) in general words, its details in the log, since it may hold what the
  * source's owner should not read.
  */
-export function failureText(error: unknown): string {
+function failureText(error: unknown): string {
   if (error instanceof SourceError) return clipped(error.message);
   return 'the query failed unexpectedly (the service log has the details)';
 }

@@ -13,7 +13,7 @@ export const DATA_PASS_MS = 250;
 const REFRESH_CONCURRENCY = 16;
 
 /** The due sources, accounts in turn: one account with many sources does not go first with all of them. */
-export function inTurns(due: readonly StoredSource[]): StoredSource[] {
+function accountsInTurn(due: readonly StoredSource[]): StoredSource[] {
   const byAccount = new Map<string, StoredSource[]>();
   for (const source of due) {
     const list = byAccount.get(source.account_id) ?? [];
@@ -64,7 +64,7 @@ export class DataSourceJob implements Job {
 
   private async pass(): Promise<void> {
     const due = await new DataSourceRepository(this.ctx.db).due(this.ctx.clock.now());
-    this.queue = inTurns(due.filter((source) => !this.running.has(source.id)));
+    this.queue = accountsInTurn(due.filter((source) => !this.running.has(source.id)));
     this.fill();
   }
 
