@@ -1,7 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { DataBinding } from '../../src/shared/data-source';
 import type { ServiceContext } from '../context';
-import { FlowRepository } from '../repositories/flows';
 import { DataBindingRepository, type BindingRun } from '../repositories/data-bindings';
 import { DataSourceRepository, type StoredSource } from '../repositories/data-sources';
 import { markFlowErrored, writeFlowMetrics } from '../scripts/feed-flow';
@@ -71,7 +70,7 @@ export async function refreshSource(
 ): Promise<void> {
   const startedAt = ctx.clock.now();
   const started = performance.now();
-  const bindings = await new DataBindingRepository(ctx.db).list(source.id);
+  const bindings = await new DataBindingRepository(ctx.db).ofSource(source.id);
   const results = new Map<string, Promise<Awaited<ReturnType<typeof runQuery>>>>();
   for (const binding of bindings) {
     const key = queryKey(binding);
@@ -79,12 +78,10 @@ export async function refreshSource(
   }
   const answered = await Promise.all(results.values());
   if (signal.aborted) return;
-  const flows = new FlowRepository(ctx.db);
   // The bindings at once: their writes join one group commit rather than one commit each.
   const outcomes = await Promise.all(
     bindings.map(async (binding): Promise<BindingRun | null> => {
-      const flow = await flows.find(binding.flow_id, 'id');
-      if (!flow) return null;
+      const flow = { tag: binding.flow_tag, errored: binding.flow_errored };
       const query = await (results.get(queryKey(binding)) as ReturnType<typeof runQuery>);
       let error: string | null = query.ok ? null : query.error;
       if (query.ok) {

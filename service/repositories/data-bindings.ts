@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { DataBinding, DataBindingUpdate } from '../../src/shared/data-source';
 import type { Queryable } from '../db/database';
-import { fromJson, fromJsonOrNull, toJson } from '../db/dialect';
+import { flag, fromJson, fromJsonOrNull, toJson } from '../db/dialect';
 import type { DataBindingsTable } from '../db/schema';
 import { newId } from '../ids';
 import { iso, isoRequired, setsNothing } from './rows';
@@ -55,6 +55,20 @@ export class DataBindingRepository {
     let query = this.select().orderBy('data_bindings.created_at').orderBy('data_bindings.id');
     if (sourceId !== undefined) query = query.where('data_bindings.source_id', '=', sourceId);
     return (await query.execute()).map(fromRow);
+  }
+
+  /**
+   * A source's bindings as its refresh needs them: each with its flow's `errored` flag, read in
+   * the same statement, so a refresh reads no flow one by one.
+   */
+  async ofSource(sourceId: string): Promise<(DataBinding & { flow_errored: boolean })[]> {
+    const rows = await this.select()
+      .select('flows.errored as flow_errored')
+      .where('data_bindings.source_id', '=', sourceId)
+      .orderBy('data_bindings.created_at')
+      .orderBy('data_bindings.id')
+      .execute();
+    return rows.map((row) => ({ ...fromRow(row), flow_errored: flag(row.flow_errored) }));
   }
 
   async find(id: string): Promise<DataBinding | null> {

@@ -19,7 +19,11 @@ function describe(details: readonly FieldIssue[]): string {
 }
 
 /** Replaces the flow's metrics with `data` when it fits the flow's variant. */
-export async function writeFlowMetrics(ctx: ServiceContext, flow: Flow, data: unknown): Promise<FeedResult> {
+export async function writeFlowMetrics(
+  ctx: ServiceContext,
+  flow: Pick<Flow, 'tag'>,
+  data: unknown,
+): Promise<FeedResult> {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     return { status: 'invalid', message: 'the script must return an object: the metrics of its flow' };
   }
@@ -42,6 +46,10 @@ export async function writeFlowMetrics(ctx: ServiceContext, flow: Flow, data: un
  * Sets the flow's `errored` flag as `POST /flows/:tag/error` does. Only a change is published:
  * a script failing every five seconds does not wake every screen every five seconds.
  */
-export async function markFlowErrored(ctx: ServiceContext, flow: Flow, errored: boolean): Promise<void> {
+export async function markFlowErrored(
+  ctx: ServiceContext,
+  flow: Pick<Flow, 'tag' | 'errored'>,
+  errored: boolean,
+): Promise<void> {
   if (flow.errored !== errored) await setFlowErrored(ctx, flow.tag, errored);
 }
