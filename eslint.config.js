@@ -163,6 +163,8 @@ const ROOMS = {
       'mysql2',
       // E-mail alerts over SMTP (service/alerts/email.ts).
       'nodemailer',
+      // Single sign-on through OpenID Connect (service/sso/provider.ts).
+      'openid-client',
       'pg',
       'quickjs-emscripten-core',
       // RSS and Atom data sources, parsing only (service/data-sources/kinds/rss.ts).

@@ -26,6 +26,12 @@ const NO_ACCOUNT: Record<string, string> = {
   'GET /pairings/{pairing_id}': "a screen reading its own pairing by the pairing's secret",
   'GET /web-options': "the service's options",
   'GET /account': "the caller's own account (accounts.test.ts)",
+  'GET /account/sso': "the caller's own account's single sign-on (sso.test.ts)",
+  'PUT /account/sso': "the caller's own account's single sign-on (sso.test.ts)",
+  'DELETE /account/sso': "the caller's own account's single sign-on (sso.test.ts)",
+  'GET /session/sso': 'signing in, before any session: `account` names the account (sso.test.ts)',
+  'GET /session/sso/options': 'what the sign-in page offers, told to anyone (sso.test.ts)',
+  'GET /session/sso/callback': "the provider's return, found by the browser's cookie (sso.test.ts)",
   'GET /scripts/usage': "the caller's own account's script time and caps (scripts/caps.test.ts)",
   'GET /map/tiles/{z}/{x}/{y}': 'map tiles, the same for everyone',
   'GET /board-templates': 'the ready boards, the same for everyone',
@@ -57,6 +63,8 @@ const LISTS = [
   '/data-bindings',
   '/plays',
   '/plays/totals',
+  '/audit',
+  '/audit.csv',
 ];
 
 /**
@@ -135,6 +143,7 @@ const BODIES: Record<string, unknown> = {
   'PATCH /groups/{id}': { name: 'Taken' },
   'PATCH /scripts/{id}': { name: 'Taken' },
   'POST /scripts/{id}/run': {},
+  'PUT /scripts/{id}/secrets/{name}': { value: 'a-value-of-account-b' },
   'PATCH /data-sources/{id}': { name: 'Taken' },
   'POST /data-sources/{id}/test': { query: 'rows' },
   'PATCH /data-bindings/{id}': { query: 'rows' },
@@ -162,12 +171,16 @@ const ID_OF: [RegExp, string][] = [
   [/^\/devices\/\{tag\}\/commands\//, 'command'],
 ];
 
+/** The name of A's script's secret: a `{name}` of the secrets' routes. */
+const A_SECRET = 'A_KEY';
+
 function concrete(path: string): string {
   return path
     .replace('{tag}', path.startsWith('/flows') ? ours.flowTag! : ours.deviceTag!)
     .replace('{channel_id}', ours.channel!)
     .replace('{flow_tag}', ours.flowTag!)
     .replace('{widget_id}', ours.widget!)
+    .replace('{name}', A_SECRET)
     .replace('{id}', () => ours[ID_OF.find(([pattern]) => pattern.test(path))?.[1] ?? 'none'] ?? 'none');
 }
 
@@ -221,6 +234,10 @@ beforeAll(async () => {
   ours.script = (
     await made('/scripts', { name: 'A script', code: 'return 1', interval: '1h', enabled: false })
   ).id;
+  const secret = await service.call('PUT', `/scripts/${ours.script}/secrets/${A_SECRET}`, {
+    value: 'a-value',
+  });
+  expect(secret.statusCode, secret.body).toBe(201);
   ours.user = (
     await made('/users', { login: 'ada@a.example', role: 'admin', password: 'correct horse battery' })
   ).id;

@@ -50,6 +50,7 @@ import { playlistRoutes } from './routes/playlists';
 import { screenSettingsRoutes } from './routes/screen-settings';
 import { screenshotRoutes } from './routes/screenshots';
 import { scriptRoutes } from './routes/scripts';
+import { scriptSecretRoutes } from './routes/script-secrets';
 import { sessionRoutes } from './routes/session';
 import { tokenRoutes } from './routes/tokens';
 import { userRoutes } from './routes/users';
@@ -59,6 +60,8 @@ import { alertRoutes } from './routes/alerts';
 import { overrideRoutes } from './routes/overrides';
 import { capFeedRoutes } from './routes/cap-feeds';
 import { dataSourceRoutes } from './routes/data-sources';
+import { auditRoutes } from './routes/audit';
+import { ssoRoutes } from './routes/sso';
 import { closeSqlPools } from './data-sources/kinds/sql-kinds';
 import { widgetRoutes } from './routes/widgets';
 
@@ -99,6 +102,7 @@ export type App = FastifyInstance & {
 const ROUTES = [
   healthRoutes,
   sessionRoutes,
+  ssoRoutes,
   userRoutes,
   tokenRoutes,
   flowRoutes,
@@ -124,8 +128,10 @@ const ROUTES = [
   overrideRoutes,
   capFeedRoutes,
   dataSourceRoutes,
+  auditRoutes,
   mediaRoutes,
   scriptRoutes,
+  scriptSecretRoutes,
   webOptionsRoutes,
   accountRoutes,
   mapTileRoutes,
@@ -181,7 +187,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   installErrorHandling(app, (why) => ctx.node.writesRefused(why, ctx.clock.now()));
   // Registered (awaited) first, so that the cookies are parsed before the auth hook reads them.
   await app.register(cookie);
-  installAuth(app, ctx.auth, (secret) => sessionOf(ctx, secret), deviceView);
+  installAuth(app, ctx.auth, (secret) => sessionOf(ctx, secret), deviceView, ctx.db);
   // Before boundClose: its `Connection: close` while the app closes must win over the linger's.
   lingerOnUnreadBodies(app, options.linger);
   boundClose(app, options.closeGraceMs);

@@ -2,6 +2,7 @@
 // account-commands.ts carry out (cli-options.ts reads the rest of the command line).
 import type { QuotaLimits } from './accounts/accounts';
 import { quotaLimits } from './accounts/quota-options';
+import { userRoleSchema, type UserRole } from '../src/shared/user';
 
 /** Where a command finds the service's store: its data folder, or PostgreSQL. */
 export interface StoreChoice {
@@ -14,7 +15,7 @@ export type UserCommand = { kind: 'user'; store: StoreChoice } & (
   | {
       action: 'create';
       login: string;
-      role: 'admin' | 'viewer';
+      role: UserRole;
       passwordStdin: boolean;
       accountId?: string;
     }
@@ -82,15 +83,15 @@ export function userCommand(
   if (rest.length) throw new Error(USER_USAGE);
   const passwordStdin = values['password-stdin'];
   if (action === 'create' && login === undefined) {
-    if (values.role !== 'admin' && values.role !== 'viewer')
-      throw new Error('--role must be admin or viewer');
+    const role = userRoleSchema.safeParse(values.role);
+    if (!role.success) throw new Error('--role must be admin, editor, publisher or viewer');
     if (!values.login) throw new Error('user create needs --login <name or email>');
     return {
       kind: 'user',
       store,
       action,
       login: values.login,
-      role: values.role,
+      role: role.data,
       passwordStdin,
       ...inAccount(values.account),
     };

@@ -23,8 +23,9 @@ export const HELP = `Usage:
   npm run service -- token create --scope <scope>   print a new token's secret (once)
   npm run service -- user create --role <role> --login <login> [--password-stdin]
                                                     add a user who signs in to the console: role
-                                                    admin or viewer; the password is read from
-                                                    stdin, or generated and printed once
+                                                    admin, editor, publisher or viewer; the
+                                                    password is read from stdin, or generated
+                                                    and printed once
   npm run service -- user list                      list the users of every account (login, role,
                                                     created, account)
   npm run service -- user delete <login>            delete a user and sign it out
@@ -98,6 +99,8 @@ Options:
   --notifications-keep <n> notifications kept, the newest (default ${DEFAULT_CONFIG.notificationRetention})
   --notifications-keep-days <days>
                            ... and none older than this (default ${DEFAULT_CONFIG.notificationRetentionDays})
+  --audit-retention-days <days>
+                           audit trail entries kept this many days (default ${DEFAULT_CONFIG.auditRetentionDays})
   --pairings-max <n>       pairings live at once (default ${DEFAULT_CONFIG.pairing.liveMax}); when full, the oldest that no
                            screen has polled make room for new ones
   --pairings-per-address <n>
@@ -315,6 +318,7 @@ export function parseCommand(argv: string[]): Command {
         type: 'string',
         default: String(DEFAULT_CONFIG.notificationRetentionDays),
       },
+      'audit-retention-days': { type: 'string', default: String(DEFAULT_CONFIG.auditRetentionDays) },
       scope: { type: 'string' },
       name: { type: 'string', default: '' },
       device: { type: 'string' },
@@ -393,6 +397,7 @@ export function parseCommand(argv: string[]): Command {
         1,
         36_500,
       ),
+      auditRetentionDays: wholeNumber('audit-retention-days', values['audit-retention-days'], 1, 36_500),
       bodyLimit: wholeNumber('body-limit', values['body-limit'], 1024, 100 * 1024 * 1024),
       scriptsHttpAllow: httpAllow(values['scripts-http-allow']),
       // Two slots all hour is the most the service can run: a larger number limits nothing.

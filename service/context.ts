@@ -22,6 +22,8 @@ export interface ServiceConfig {
   /** Notifications kept: the newest this many, none older than `notificationRetentionDays`. */
   notificationRetention: number;
   notificationRetentionDays: number;
+  /** Audit trail entries older than this many days are deleted (`--audit-retention-days`, docs/audit.md). */
+  auditRetentionDays: number;
   /** Where scripts' `wallboard/http` may connect (`--scripts-http-allow`); public addresses only by default. */
   scriptsHttpAllow: HttpAllowPolicy;
   /**
@@ -89,6 +91,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   eventRetentionBytes: 64 * 1024 * 1024,
   notificationRetention: 10_000,
   notificationRetentionDays: 30,
+  auditRetentionDays: 365,
   scriptsHttpAllow: PUBLIC_ONLY,
   // One slot's whole hour, and more scripts than a dashboard needs: a single account never meets them.
   scriptSecondsPerHour: 3600,

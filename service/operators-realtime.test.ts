@@ -208,4 +208,30 @@ describe('realtime for operators', () => {
     await vi.waitFor(() => expect(heard).toContainEqual(cutChanged), { interval: 5 });
     expect(performance.now() - known).toBeLessThan(1000);
   });
+
+  it('tells a console kept to a screen group of its group’s screens only, and cuts it when its groups change', async () => {
+    const ours = (await service.call('POST', '/groups', { name: 'Ours' })).json<{ id: string }>().id;
+    const theirs = (await service.call('POST', '/groups', { name: 'Theirs' })).json<{ id: string }>().id;
+    await service.call('POST', '/devices', { tag: 'ours-1', group_id: ours });
+    await service.call('POST', '/devices', { tag: 'theirs-1', group_id: theirs });
+    const kept = await createUser(service.db, {
+      login: 'kay',
+      password: PASSWORD,
+      role: 'publisher',
+      groups: [ours],
+    });
+    const client = consoleSocket(await signIn('kay'));
+    expect(await client.emitWithAck('watch')).toEqual({ ok: true });
+    const heard = noticesOf(client);
+    expect((await service.call('PATCH', '/devices/theirs-1', { name: 'Theirs' })).statusCode).toBe(200);
+    expect((await service.call('PATCH', `/groups/${theirs}`, { name: 'Still theirs' })).statusCode).toBe(200);
+    expect((await service.call('PATCH', '/devices/ours-1', { name: 'Ours' })).statusCode).toBe(200);
+    await vi.waitFor(() => expect(heard).toContainEqual({ resource: 'devices', id: 'ours-1' }));
+    // Told in order on one node: what came before ours-1's notice was heard already, if at all.
+    expect(heard.filter((notice) => notice.id === 'theirs-1' || notice.id === theirs)).toEqual([]);
+    const cut = disconnected(client);
+    const changed = await service.call('PATCH', `/users/${kept.id}`, { groups: [ours, theirs] });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(await cut).toBe('io server disconnect');
+  });
 });

@@ -58,6 +58,10 @@ describe('every route against every scope', () => {
       'POST /session',
       'GET /session',
       'DELETE /session',
+      // Single sign-on (docs/single-sign-on.md): what the sign-in page offers, and the provider's round trip.
+      'GET /session/sso/options',
+      'GET /session/sso',
+      'GET /session/sso/callback',
       'POST /pairings',
       'GET /pairings/nothing-here',
     ]);

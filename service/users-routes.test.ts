@@ -65,6 +65,8 @@ describe('user management over HTTP', () => {
       id: expect.any(String),
       login: 'Grace@example.com',
       role: 'viewer',
+      groups: [],
+      sso: false,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
@@ -93,8 +95,24 @@ describe('user management over HTTP', () => {
     expect(role.statusCode).toBe(400);
     const empty = await service.call('PATCH', `/users/${await idOf('val')}`, {});
     expect(empty.statusCode).toBe(400);
-    expect(empty.body).toContain('give role, password or both');
+    expect(empty.body).toContain('give role, password, groups or any of them');
     expect((await service.call('PATCH', '/users/usr_none', { role: 'viewer' })).statusCode).toBe(404);
+    // The groups a role is kept to exist, and an admin has none: nothing is stored otherwise.
+    const group = (await service.call('POST', '/groups', { name: 'Lobby' })).json<{ id: string }>().id;
+    const unknown = { login: 'kim', password: PASSWORD, role: 'editor', groups: [group, 'grp_none'] };
+    const refused = await service.call('POST', '/users', unknown);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.details).toEqual([
+      { path: 'groups.1', message: 'must be a group of this account' },
+    ]);
+    const admin = await service.call('POST', '/users', { ...unknown, role: 'admin', groups: [group] });
+    expect(admin.json().error.details).toEqual([{ path: 'groups', message: 'must be empty for an admin' }]);
+    expect((await service.call('GET', '/users')).body).not.toContain('"kim"');
+    const kept = await service.call('POST', '/users', { ...unknown, groups: [group] });
+    expect(kept.json()).toMatchObject({ role: 'editor', groups: [group] });
+    const promoted = await service.call('PATCH', `/users/${kept.json().id}`, { role: 'admin' });
+    expect(promoted.json()).toMatchObject({ role: 'admin', groups: [] });
+    expect((await service.call('DELETE', `/users/${kept.json().id}`)).statusCode).toBe(204);
   });
 
   it('lets viewers see the users, and refuses them every change with 403', async () => {

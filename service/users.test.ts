@@ -54,7 +54,13 @@ describe('signing in', () => {
       body: { login: 'ada@EXAMPLE.com', password: PASSWORD },
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ id: expect.any(String), login: 'Ada@example.com', role: 'admin' });
+    expect(response.json()).toEqual({
+      id: expect.any(String),
+      login: 'Ada@example.com',
+      role: 'admin',
+      groups: [],
+      sso: false,
+    });
     expect(response.body).not.toContain('scrypt');
     const header = String(response.headers['set-cookie']);
     expect(header).toMatch(/^wb_session=wb_[\w-]+; Max-Age=604800; Path=\/; HttpOnly; SameSite=Strict$/);
@@ -130,9 +136,9 @@ describe('what a session may do', () => {
     expect(write.json().error.code).toBe('forbidden');
   });
 
-  it('lets a viewer read scripts, which readonly tokens (on kiosks) may not, and change none', async () => {
+  it('keeps scripts, where data-source keys were kept, from viewers as from readonly tokens', async () => {
     const cookie = await signIn('viewer');
-    expect((await request('GET', '/scripts', { cookie })).statusCode).toBe(200);
+    expect((await request('GET', '/scripts', { cookie })).statusCode).toBe(403);
     const readonly = await service.tokenOf('readonly');
     const asToken = await service.call('GET', '/scripts', undefined, readonly);
     expect(asToken.statusCode).toBe(403);
@@ -303,7 +309,7 @@ describe('the user command', () => {
         dataDir,
       ]);
       expect(badRole.code).toBe(2);
-      expect(badRole.stderr).toContain('--role must be admin or viewer');
+      expect(badRole.stderr).toContain('--role must be admin, editor, publisher or viewer');
       const list = await runServiceCommand(['user', 'list', '--data', dataDir]);
       expect(list.stdout).toMatch(/^root\tadmin\t/);
 

@@ -3,7 +3,7 @@ import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { CONSOLE_BASE } from '../../src/shared/console-page';
 import { HOME, PAGES } from './pages';
 import { followPairLink } from './pages/screens/pair-link';
-import { SessionProvider, useSessionQuery, useSignedOutHandler } from './session/session';
+import { SessionProvider, useSessionQuery, useSignedOutHandler, WriteAreaProvider } from './session/session';
 import { SignInPage } from './session/sign-in-page';
 import { Shell } from './shell/shell';
 import { ErrorPanel, NotFound, RouteError } from './ui/error-panel';
@@ -19,7 +19,14 @@ const router = createBrowserRouter(
       errorElement: <RouteError />,
       children: [
         { index: true, element: <Navigate to={`/${HOME}`} replace /> },
-        ...PAGES.map(({ path, component: Page }) => ({ path, element: <Page /> })),
+        ...PAGES.map(({ path, component: Page, area }) => ({
+          path,
+          element: (
+            <WriteAreaProvider area={area ?? 'admin'}>
+              <Page />
+            </WriteAreaProvider>
+          ),
+        })),
         { path: 'sign-in', element: <Navigate to={`/${HOME}`} replace /> },
         { path: '*', element: <NotFound /> },
       ],

@@ -1,9 +1,6 @@
 import {
-  AliasNode,
   BinaryOperationNode,
   ColumnNode,
-  JoinNode,
-  OperationNodeTransformer,
   OperatorNode,
   PrimitiveValueListNode,
   ReferenceNode,
@@ -11,19 +8,16 @@ import {
   ValueListNode,
   ValueNode,
   ValuesNode,
-  WhereNode,
-  type DeleteQueryNode,
   type InsertQueryNode,
   type KyselyPlugin,
   type OperationNode,
   type PluginTransformQueryArgs,
   type PluginTransformResultArgs,
   type QueryResult,
-  type SelectQueryNode,
   type UnknownRow,
-  type UpdateQueryNode,
   type ValuesItemNode,
 } from 'kysely';
+import { RowScopeTransformer } from '../db/row-scope';
 import { accountOrDefault, currentAccount } from './scope';
 
 /**
@@ -73,23 +67,13 @@ export const ACCOUNT_TABLES: ReadonlySet<string> = new Set([
   'data_sources',
   'data_bindings',
   'data_source_runs',
+  // Migration 24 (the audit trail), 25 (scripts' secrets), 26 (an account's single sign-on).
+  'audit_log',
+  'script_secrets',
+  'account_sso',
 ]);
 
 const ACCOUNT_COLUMN = 'account_id';
-
-/** The table a from or join names, and the name its columns are referred by (its alias). */
-function tableOf(node: OperationNode): { table: string; name: string } | null {
-  if (TableNode.is(node)) {
-    const table = node.table.identifier.name;
-    return { table, name: table };
-  }
-  if (AliasNode.is(node) && TableNode.is(node.node)) {
-    const alias = node.alias as { name?: string };
-    const table = node.node.table.identifier.name;
-    return { table, name: alias.name ?? table };
-  }
-  return null;
-}
 
 function ownedBy(name: string, accountId: string): OperationNode {
   return BinaryOperationNode.create(
@@ -99,32 +83,6 @@ function ownedBy(name: string, accountId: string): OperationNode {
   );
 }
 
-const andWhere = (where: WhereNode | undefined, condition: OperationNode): WhereNode =>
-  where ? WhereNode.cloneWithOperation(where, 'And', condition) : WhereNode.create(condition);
-
-/** Conditions for the account's rows of every account table in `froms`. */
-function conditionsOf(froms: readonly OperationNode[], accountId: string): OperationNode[] {
-  return froms.flatMap((from) => {
-    const found = tableOf(from);
-    return found && ACCOUNT_TABLES.has(found.table) ? [ownedBy(found.name, accountId)] : [];
-  });
-}
-
-/** Joined account tables keep to the account in their ON, so a left join stays a left join. */
-function scopedJoins(joins: readonly JoinNode[] | undefined, accountId: string): JoinNode[] | undefined {
-  return joins?.map((join) => {
-    const found = tableOf(join.table);
-    if (!found || !ACCOUNT_TABLES.has(found.table) || !join.on) return join;
-    return JoinNode.cloneWithOn(join, ownedBy(found.name, accountId));
-  });
-}
-
-function withConditions<N extends { where?: WhereNode }>(node: N, conditions: OperationNode[]): N {
-  let where = node.where;
-  for (const condition of conditions) where = andWhere(where, condition);
-  return { ...node, where };
-}
-
 /** A row of values with the account's id at its end. */
 function withAccountValue(row: ValuesItemNode, accountId: string): ValuesItemNode {
   if (PrimitiveValueListNode.is(row)) return PrimitiveValueListNode.create([...row.values, accountId]);
@@ -132,7 +90,7 @@ function withAccountValue(row: ValuesItemNode, accountId: string): ValuesItemNod
   return row;
 }
 
-class AccountScopeTransformer extends OperationNodeTransformer {
+class AccountScopeTransformer extends RowScopeTransformer {
   constructor(
     /** The account whose rows are seen; undefined: every account's (upkeep). */
     private readonly accountId: string | undefined,
@@ -142,27 +100,8 @@ class AccountScopeTransformer extends OperationNodeTransformer {
     super();
   }
 
-  protected override transformSelectQuery(node: SelectQueryNode): SelectQueryNode {
-    const transformed = super.transformSelectQuery(node);
-    if (this.accountId === undefined) return transformed;
-    const scoped = { ...transformed, joins: scopedJoins(transformed.joins, this.accountId) };
-    return withConditions(scoped, conditionsOf(transformed.from?.froms ?? [], this.accountId));
-  }
-
-  protected override transformUpdateQuery(node: UpdateQueryNode): UpdateQueryNode {
-    const transformed = super.transformUpdateQuery(node);
-    if (this.accountId === undefined) return transformed;
-    const froms = [...(transformed.table ? [transformed.table] : []), ...(transformed.from?.froms ?? [])];
-    const scoped = { ...transformed, joins: scopedJoins(transformed.joins, this.accountId) };
-    return withConditions(scoped, conditionsOf(froms, this.accountId));
-  }
-
-  protected override transformDeleteQuery(node: DeleteQueryNode): DeleteQueryNode {
-    const transformed = super.transformDeleteQuery(node);
-    if (this.accountId === undefined) return transformed;
-    const froms = [...transformed.from.froms, ...(transformed.using?.tables ?? [])];
-    const scoped = { ...transformed, joins: scopedJoins(transformed.joins, this.accountId) };
-    return withConditions(scoped, conditionsOf(froms, this.accountId));
+  protected override conditionFor(table: string, name: string): OperationNode | null {
+    return this.accountId !== undefined && ACCOUNT_TABLES.has(table) ? ownedBy(name, this.accountId) : null;
   }
 
   /** New rows of an account table are the account's, unless the insert names one itself. */

@@ -1,5 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { acrossAccounts, currentAccount, withAccount } from '../accounts/scope';
+import { actingIn } from '../audit/acting-in';
+import { currentActor, type Actor } from '../audit/actor';
+import type { Queryable } from '../db/database';
 import { inTurns } from '../db/in-turns';
 
 /** Runs work outside the scopes of whichever request started it (its account, its bound device). */
@@ -9,6 +12,8 @@ const detached = AsyncLocalStorage.snapshot();
 export interface Waiting<Item, Result> {
   item: Item;
   account: string | undefined;
+  /** Who asked, for the audit trail of writes that record one (audit/acting-in.ts). */
+  actor: Actor | undefined;
   answer(result: Result): void;
   fail(error: unknown): void;
 }
@@ -39,7 +44,7 @@ export class CoalescedWrites<Item, Result> {
 
   record(item: Item): Promise<Result> {
     return new Promise((answer, fail) => {
-      this.waiting.push({ item, account: currentAccount(), answer, fail });
+      this.waiting.push({ item, account: currentAccount(), actor: currentActor(), answer, fail });
       detached(() => this.pump());
     });
   }
@@ -122,4 +127,30 @@ export async function byAccount<Item, Result, Answer>(
     group.forEach((one, index) => answers.set(one, results[index] as Answer));
   }
   return batch.map((one) => answers.get(one) as Answer);
+}
+
+/**
+ * Runs `work` for each actor's writes of `group` in turn, inside the batch's transaction `tx`,
+ * as that actor (audit/acting-in.ts), so that the audit trail names who asked for each; the
+ * results in the order of `group`. Only for writes the trail records (notifications): a batch of
+ * metric writes or heartbeats records nothing and stays one statement.
+ */
+export async function byActor<Item, Result, Answer>(
+  tx: Queryable,
+  group: readonly Waiting<Item, Result>[],
+  work: (same: readonly Waiting<Item, Result>[]) => Promise<Answer[]>,
+): Promise<Answer[]> {
+  const byKey = new Map<string, Waiting<Item, Result>[]>();
+  for (const one of group) {
+    const key = one.actor ? JSON.stringify(one.actor) : '';
+    const same = byKey.get(key);
+    if (same) same.push(one);
+    else byKey.set(key, [one]);
+  }
+  const answers = new Map<Waiting<Item, Result>, Answer>();
+  for (const same of byKey.values()) {
+    const results = await actingIn(tx, same[0]?.actor, () => work(same));
+    same.forEach((one, index) => answers.set(one, results[index] as Answer));
+  }
+  return group.map((one) => answers.get(one) as Answer);
 }

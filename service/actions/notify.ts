@@ -14,7 +14,7 @@ import { FlowRepository } from '../repositories/flows';
 import { GroupRepository } from '../repositories/groups';
 import { NotificationRepository, type NewNotification } from '../repositories/notifications';
 import { currentVisibility } from '../visibility/scope';
-import { byAccount, CoalescedWrites, coalescerPer } from './coalesced-writes';
+import { byAccount, byActor, CoalescedWrites, coalescerPer } from './coalesced-writes';
 
 /** Notifications created together at most (coalesced-writes.ts). */
 const BATCH_LIMIT = 64;
@@ -36,7 +36,13 @@ const notificationWrites = coalescerPer(
               tx,
               asked.map(({ input }) => ({ path: 'body.sound_url', url: input.sound_url })),
             );
-            const created = await new NotificationRepository(tx).create(asked, ctx.clock.now());
+            // One insert per caller's actor, so that the audit trail names each.
+            const created = await byActor(tx, group, (same) =>
+              new NotificationRepository(tx).create(
+                same.map((one) => one.item),
+                ctx.clock.now(),
+              ),
+            );
             for (const notification of created) emit({ type: 'notification.created', notification });
             return created;
           }),

@@ -5,9 +5,12 @@ import { transact, type Database, type Queryable } from '../db/database';
 import { conflict, invalid, notFound } from '../domain/errors';
 import { DUMMY_HASH, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '../domain/passwords';
 import { hashSecret, newSecret } from '../http/auth';
+import { GroupRepository } from '../repositories/groups';
 import { SessionRepository, type SessionWithUser } from '../repositories/sessions';
 import { SignInCodeRepository } from '../repositories/sign-in-codes';
+import { SsoFlowRepository } from '../repositories/sso-flows';
 import { publicUser, UserRepository, type Role, type StoredUser, type User } from '../repositories/users';
+import { withPasswordsAllowed } from '../sso/sso-only';
 
 /** A session unused for this long is over: a browser left signed in on a shared desk stops working. */
 export const SESSION_IDLE_MS = 12 * 60 * 60_000;
@@ -34,17 +37,42 @@ function checkPassword(password: string): void {
   }
 }
 
-/** Invalid for a bad login or a short password; conflict when the login is taken; past the users quota, refused. */
+/**
+ * Invalid unless every group of `groups` is one of the account's, or when an admin is given any
+ * (an admin has the whole account): what a user's role is kept to must exist.
+ */
+async function checkGroups(db: Queryable, role: Role, groups: readonly string[]): Promise<void> {
+  if (groups.length === 0) return;
+  if (role === 'admin') {
+    throw invalid('an admin has the whole account: give no groups, or another role', [
+      { path: 'groups', message: 'must be empty for an admin' },
+    ]);
+  }
+  const known = new Set((await new GroupRepository(db).list()).map((group) => group.id));
+  const index = groups.findIndex((id) => !known.has(id));
+  if (index >= 0) {
+    throw invalid(`group ${groups[index]} does not exist`, [
+      { path: `groups.${index}`, message: 'must be a group of this account' },
+    ]);
+  }
+}
+
+/**
+ * Invalid for a bad login, a short password or an unknown group; conflict when the login is
+ * taken; past the users quota, refused.
+ */
 export async function createUser(
   db: Queryable,
-  input: { login: string; password: string; role: Role },
+  input: { login: string; password: string; role: Role; groups?: readonly string[] },
 ): Promise<User> {
   checkLogin(input.login);
   checkPassword(input.password);
   const passwordHash = await hashPassword(input.password);
+  const groups = [...new Set(input.groups ?? [])];
   const user = await transact(db, async (tx) => {
+    await checkGroups(tx, input.role, groups);
     await holdQuota(tx, 'users');
-    return new UserRepository(tx).create({ login: input.login, role: input.role, passwordHash });
+    return new UserRepository(tx).create({ login: input.login, role: input.role, passwordHash, groups });
   });
   return publicUser(user);
 }
@@ -83,7 +111,7 @@ export async function setPassword(db: Database, login: string, password: string,
 /** The console's route (routes/users.ts): createUser, and the consoles hear of it. */
 export async function addUser(
   ctx: ServiceContext,
-  input: { login: string; password: string; role: Role },
+  input: { login: string; password: string; role: Role; groups?: readonly string[] },
 ): Promise<User> {
   const user = await createUser(ctx.db, input);
   await ctx.changes.publish({ type: 'console', resource: 'users', id: user.id });
@@ -100,27 +128,40 @@ async function keepAnAdmin(users: UserRepository, id: string): Promise<void> {
 }
 
 /**
- * Changes a user's role or password (by id); null when there is none, conflict when it would
- * demote the last admin. A new password ends the user's sessions, and their sockets are cut.
+ * Changes a user's role, groups or password (by id); null when there is none, conflict when it
+ * would demote the last admin, invalid for an unknown group. A user made admin has the whole
+ * account. A new password ends the user's sessions; any change cuts their sockets, which connect
+ * again seeing what the new role and groups allow.
  */
 export async function changeUser(
   ctx: ServiceContext,
   id: string,
-  patch: { role?: Role; password?: string },
+  patch: { role?: Role; password?: string; groups?: readonly string[] },
 ): Promise<User | null> {
   if (patch.password !== undefined) checkPassword(patch.password);
   const passwordHash = patch.password === undefined ? undefined : await hashPassword(patch.password);
   const user = await ctx.changes.transaction(async (tx, emit): Promise<StoredUser | null> => {
     const users = new UserRepository(tx);
-    if (patch.role === 'viewer') await keepAnAdmin(users, id);
-    const updated = await users.update(id, { role: patch.role, passwordHash }, ctx.clock.now());
+    const current = await users.findById(id);
+    if (!current) return null;
+    if (passwordHash !== undefined && current.sso_subject !== null) {
+      throw invalid(`${current.login} signs in through single sign-on, and has no password`, [
+        { path: 'password', message: 'a user of single sign-on has no password' },
+      ]);
+    }
+    const role = patch.role ?? current.role;
+    const groups =
+      role === 'admin' && patch.groups === undefined ? [] : [...new Set(patch.groups ?? current.groups)];
+    await checkGroups(tx, role, groups);
+    if (role !== 'admin') await keepAnAdmin(users, id);
+    const updated = await users.update(id, { role: patch.role, passwordHash, groups }, ctx.clock.now());
     if (!updated) return null;
     if (passwordHash !== undefined) await new SessionRepository(tx).deleteOfUser(id);
     emit({ type: 'console', resource: 'users', id });
     return updated;
   });
   if (!user) return null;
-  if (passwordHash !== undefined) ctx.sessionEnds.ended({ userId: id });
+  ctx.sessionEnds.ended({ userId: id });
   return publicUser(user);
 }
 
@@ -165,7 +206,10 @@ export async function signIn(
   const users = account === undefined ? found : found.filter((user) => user.account_id === account);
   const checks = users.length ? users.map((user) => user.password_hash) : [DUMMY_HASH];
   const matches = await Promise.all(checks.map((hash) => verifyPassword(password, hash)));
-  const opened = users.filter((_user, i) => matches[i]);
+  const opened = await withPasswordsAllowed(
+    ctx.db,
+    users.filter((_user, i) => matches[i]),
+  );
   const [user, ...more] = opened;
   if (!user) return null;
   if (more.length) return { ambiguous: opened.map((each) => each.account_id) };
@@ -226,12 +270,14 @@ export async function signOut(ctx: ServiceContext, secret: string): Promise<void
 }
 
 /**
- * Deletes the sessions, and the sign-in codes, that are over (jobs/sessions.ts); how many
- * sessions. Their consoles' sockets are cut, as at a sign-out.
+ * Deletes the sessions, the sign-in codes and the unfinished single sign-ons that are over
+ * (jobs/sessions.ts); how many sessions. Their consoles' sockets are cut, as at a sign-out.
  */
 export async function pruneSessions(ctx: ServiceContext): Promise<number> {
   const now = ctx.clock.now();
   await new SignInCodeRepository(ctx.db).prune(now);
+  // Sign-ins through a provider begun and never finished (sso/sign-in.ts).
+  await new SsoFlowRepository(ctx.db).prune(now);
   const ended = await new SessionRepository(ctx.db).prune(now, new Date(now.getTime() - SESSION_IDLE_MS));
   for (const sessionId of ended) ctx.sessionEnds.ended({ sessionId });
   return ended.length;

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { Kysely, type LogConfig } from 'kysely';
 import { accountScopePlugin } from '../accounts/account-plugin';
+import { registerActorFunction } from '../audit/sqlite-actor';
+import { groupScopePlugin } from '../visibility/group-plugin';
 import { lockDataFolder, prepareDataFolder } from './data-folder';
 import { databaseOn, type Database } from './database';
 import { asideReader } from './aside-reader';
@@ -50,6 +52,8 @@ export async function openEmbedded(
     }
     database = new DatabaseSync(dir ? sqlitePath(dir) : ':memory:');
     for (const pragma of PRAGMAS) database.exec(`pragma ${pragma}`);
+    // The audit triggers ask it who acts (audit/triggers.ts).
+    registerActorFunction(database);
   } catch (error) {
     if (database?.isOpen) database.close();
     await unlock();
@@ -63,7 +67,7 @@ export async function openEmbedded(
   const reader = dir ? asideReader(sqlitePath(dir)) : undefined;
   const kysely = new Kysely<Schema>({
     dialect: embeddedDialect(opened, barrier),
-    plugins: [accountScopePlugin],
+    plugins: [accountScopePlugin, groupScopePlugin],
     ...(log ? { log } : {}),
   });
   const close = async () => {

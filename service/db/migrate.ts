@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { rebuildAuditTriggers } from '../audit/triggers';
 import type { Database, Queryable } from './database';
 import { columnTypes } from './column-types';
 import { MIGRATIONS, type Migration } from './migrations';
@@ -76,6 +77,9 @@ async function migrateInOne(db: Database, run: readonly Migration[]): Promise<nu
           .values({ version: migration.version, name: migration.name })
           .execute();
       }
+      // A migration may have made a table or made one again: the audit trail's triggers list
+      // the columns, so they are made anew with the schema, never at a start without one.
+      if (due.length > 0) await rebuildAuditTriggers(tx);
       if (keysOff) await checkForeignKeys(tx);
       return due.map((migration) => migration.version);
     })

@@ -21,6 +21,10 @@ import { quotas } from './migrations/quotas';
 import { schedules } from './migrations/schedules';
 import { webContent } from './migrations/web-content';
 import { users } from './migrations/users';
+import { rolesAndGroups } from './migrations/roles-and-groups';
+import { audit } from './migrations/audit';
+import { scriptSecrets } from './migrations/script-secrets';
+import { singleSignOn } from './migrations/single-sign-on';
 
 /**
  * Versioned schema migrations for both stores, applied in order, each once, each in its own
@@ -223,4 +227,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 20, name: 'notification-targets', up: notificationTargets },
   { version: 21, name: 'media-organisation', up: mediaOrganisation },
   { version: 22, name: 'data-sources', up: dataSources },
+  { version: 23, name: 'roles-and-groups', up: rolesAndGroups, foreignKeysOff: true },
+  { version: 24, name: 'audit', up: audit },
+  { version: 25, name: 'script-secrets', up: scriptSecrets },
+  { version: 26, name: 'single-sign-on', up: singleSignOn },
 ];

@@ -1,6 +1,8 @@
 import { Kysely, PostgresDialect, sql, type LogConfig } from 'kysely';
 import pg from 'pg';
 import { accountScopePlugin } from '../accounts/account-plugin';
+import { actorCarryingPool } from '../audit/pg-actor';
+import { groupScopePlugin } from '../visibility/group-plugin';
 import { databaseOn, type Database } from './database';
 import type { Schema } from './schema';
 
@@ -27,8 +29,8 @@ export async function openPostgres(connectionString: string, log?: LogConfig): P
   // next query opens another; without a listener the error would end the process.
   pool.on('error', () => undefined);
   const kysely = new Kysely<Schema>({
-    dialect: new PostgresDialect({ pool }),
-    plugins: [accountScopePlugin],
+    dialect: new PostgresDialect({ pool: actorCarryingPool(pool) }),
+    plugins: [accountScopePlugin, groupScopePlugin],
     ...(log ? { log } : {}),
   });
   try {

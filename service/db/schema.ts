@@ -296,8 +296,13 @@ export interface UsersTable {
   /** `login` in lower case: unique, so logins are case-insensitive. */
   login_key: string;
   /** `scrypt$N$r$p$salt$hash` (domain/passwords.ts). */
+  /** Empty for a user made by single sign-on, who has no password (migration 23). */
   password_hash: string;
-  role: 'admin' | 'viewer';
+  role: 'admin' | 'editor' | 'publisher' | 'viewer';
+  /** JSON array of the screen groups the role applies to; `[]`: the whole account (migration 23). */
+  groups: DefaultJson;
+  /** `issuer subject` of a user made by single sign-on, or null (migration 23). */
+  sso_subject: OptionalNullable<string>;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
   /** The account the row belongs to (migration 11; filled by accounts/account-plugin.ts). */
@@ -528,6 +533,71 @@ export interface DataSourceRunsTable {
   account_id: AccountColumn;
 }
 
+/**
+ * The audit trail (migration 24): one row per change of an audited row, written in the change's
+ * own transaction by the store's triggers (service/audit/), or per sign-in by the service.
+ */
+export interface AuditLogTable {
+  /** The entry's id: it orders the entries of one store, newest last. */
+  seq: Generated<number>;
+  at: Timestamp;
+  actor_kind: 'user' | 'token' | 'system';
+  actor_id: string;
+  actor_name: string;
+  address: string | null;
+  /** The table changed (`boards`), or `sessions` for sign-ins. */
+  resource: string;
+  resource_id: string | null;
+  action: string;
+  /** The row before and after, as JSON text, secrets masked; null when there is none. */
+  before: string | null;
+  after: string | null;
+  /** The account the row belongs to (filled by accounts/account-plugin.ts or the trigger). */
+  account_id: AccountColumn;
+}
+
+/** A script's named secret (migration 25): the value is written, used by runs, never answered. */
+export interface ScriptSecretsTable {
+  id: string;
+  script_id: string;
+  name: string;
+  value: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  account_id: AccountColumn;
+}
+
+/** An account's single sign-on through OpenID Connect (migration 26), one row at most. */
+export interface AccountSsoTable {
+  issuer: string;
+  client_id: string;
+  /** Write-only: never answered. */
+  client_secret: string | null;
+  /** JSON array of scopes asked for besides `openid profile email`. */
+  scopes: DefaultJson;
+  /** The claim read for the role, and its values' roles (JSON object); likewise for groups. */
+  role_claim: string | null;
+  role_map: DefaultJson;
+  group_claim: string | null;
+  group_map: DefaultJson;
+  default_role: string | null;
+  sso_only: DefaultFlag;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  account_id: AccountColumn;
+}
+
+/** A sign-in through single sign-on under way (migration 26), found by its browser cookie's hash. */
+export interface SsoFlowsTable {
+  id: string;
+  /** The account signing in (not an account table: looked up before the account is known). */
+  account: string;
+  state: string;
+  nonce: string;
+  code_verifier: string;
+  expires_at: Timestamp;
+}
+
 export interface Schema {
   leases: LeasesTable;
   accounts: AccountsTable;
@@ -565,4 +635,8 @@ export interface Schema {
   data_sources: DataSourcesTable;
   data_bindings: DataBindingsTable;
   data_source_runs: DataSourceRunsTable;
+  audit_log: AuditLogTable;
+  script_secrets: ScriptSecretsTable;
+  account_sso: AccountSsoTable;
+  sso_flows: SsoFlowsTable;
 }

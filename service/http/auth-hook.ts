@@ -1,5 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { withAccount } from '../accounts/scope';
+import { withActor, type Actor } from '../audit/actor';
+import type { UserRole } from '../../src/shared/user';
+import { withGroups } from '../visibility/groups';
+import { checkContentScope } from './content-scope';
+import { AREA_WORDS, ROLE_AREAS, ROUTE_AREAS, WRITES } from './route-areas';
 import type { Queryable } from '../db/database';
 import type { SessionWithUser } from '../repositories/sessions';
 import type { StoredToken } from '../repositories/tokens';
@@ -21,6 +26,11 @@ declare module 'fastify' {
     permission?: Permission | 'public';
     /** Only a `full` token may, though the permission alone grants more scopes (claiming a pairing). */
     fullOnly?: true;
+    /**
+     * `false`: what the route changes is not recorded in the audit trail (data fed to flows,
+     * heartbeats, plays: a stream of values, not a change of how screens are set up).
+     */
+    audit?: false;
   }
   interface FastifyRequest {
     token: StoredToken | null;
@@ -44,6 +54,8 @@ export function installAuth(
   auth: TokenAuthenticator,
   sessions: SessionLookup,
   viewOf: (db: Queryable, tag: string) => Promise<DeviceView>,
+  /** Where a write of a person kept to some groups finds what it changes (http/content-scope.ts). */
+  db: Queryable,
 ): void {
   app.decorateRequest('token', null);
   app.decorateRequest('session', null);
@@ -58,7 +70,8 @@ export function installAuth(
       const session = await sessions(cookie);
       if (!session) throw new HttpError(401, 'unauthorized', SESSION_EXPIRED_MESSAGE);
       checkCsrf(request);
-      authorize(request, ROLE_GRANTS[session.role], session.role === 'admin', `a ${session.role}`);
+      authorize(request, ROLE_GRANTS[session.role], session.role === 'admin', aRole(session.role));
+      authorizeArea(request, session.role);
       request.session = session;
       return;
     }
@@ -84,10 +97,44 @@ export function installAuth(
     }
     const account = request.token?.account_id ?? request.session?.account_id;
     const tag = request.token?.device_tag;
-    const handle = tag ? () => withBoundDevice(tag, (db) => viewOf(db, tag), done) : done;
+    const bound = tag ? () => withBoundDevice(tag, (db) => viewOf(db, tag), done) : done;
+    const actor = actorOf(request);
+    const acting = actor ? () => withActor(actor, bound) : bound;
+    const groups = request.session?.role === 'admin' ? [] : (request.session?.groups ?? []);
+    const handle = groups.length ? () => withGroups(groups, acting) : acting;
     if (account === undefined) handle();
     else withAccount(account, handle);
   });
+  // Runs inside the caller's account and groups, set above.
+  app.addHook('preHandler', (request) => checkContentScope(request, db));
+}
+
+/** The role as a refusal names it: "an admin", "a viewer". */
+const aRole = (role: UserRole) => `${/^[aeiou]/.test(role) ? 'an' : 'a'} ${role}`;
+
+/**
+ * 403 unless the route's part of the API (http/route-areas.ts) is one the user's role writes:
+ * editors content, publishers what plays. Reads, and admins, pass.
+ */
+function authorizeArea(request: FastifyRequest, role: UserRole): void {
+  if (role === 'admin' || !WRITES.has(request.routeOptions.config.permission ?? 'public')) return;
+  const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
+  const area = ROUTE_AREAS[route] ?? 'admin';
+  if (!ROLE_AREAS[role].includes(area)) {
+    throw new HttpError(403, 'forbidden', `${aRole(role)} may not ${route}: ${AREA_WORDS[area]}`);
+  }
+}
+
+/** Who the audit trail records for a request that may change something, or null (audit/actor.ts). */
+function actorOf(request: FastifyRequest): Actor | null {
+  if (request.method === 'GET' || request.method === 'HEAD') return null;
+  if (request.routeOptions.config.audit === false) return null;
+  const address = request.ip ?? null;
+  if (request.session) {
+    return { kind: 'user', id: request.session.user_id, name: request.session.login, address };
+  }
+  if (request.token) return { kind: 'token', id: request.token.id, name: request.token.name, address };
+  return null;
 }
 
 export const SESSION_EXPIRED_MESSAGE =

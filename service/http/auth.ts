@@ -25,7 +25,9 @@ export type Permission =
    * Listing the people who sign in: a signed-in user (any role) or a full token. Not the tokens
    * that live on screens and in scripts (readonly, affiliated): a login is a person's.
    */
-  | 'users:read';
+  | 'users:read'
+  /** Reading the audit trail (routes/audit.ts): an admin or a full token. */
+  | 'audit';
 
 const ALL: readonly Permission[] = [
   'read',
@@ -39,6 +41,7 @@ const ALL: readonly Permission[] = [
   'scripts:read',
   'users',
   'users:read',
+  'audit',
 ];
 
 export const SCOPE_GRANTS: Readonly<Record<TokenScope, ReadonlySet<Permission>>> = {
@@ -47,15 +50,20 @@ export const SCOPE_GRANTS: Readonly<Record<TokenScope, ReadonlySet<Permission>>>
   affiliated: new Set(['read', 'devices:write', 'notifications:write', 'metrics:write']),
 };
 
+const VIEWER: readonly Permission[] = [...SCOPE_GRANTS.readonly, 'users:read'];
+
 /**
  * What a signed-in user may: an admin what a `full` token may; a viewer what a `readonly` token
- * may, and read scripts and the users too. Both are kept from `readonly` tokens because those live
- * on kiosks, scripts may hold secrets (docs/api/scripts.md) and logins name people; a viewer is a
- * person who signed in.
+ * may, and list the users (kept from `readonly` tokens, which live on kiosks: logins name people).
+ * Editors and publishers may write too, each within its own part of the API only
+ * (http/route-areas.ts), and editors read scripts' code; nobody else but admins does, since
+ * scripts are where data-source keys were kept (docs/api/scripts.md).
  */
 export const ROLE_GRANTS: Readonly<Record<UserRole, ReadonlySet<Permission>>> = {
   admin: SCOPE_GRANTS.full,
-  viewer: new Set([...SCOPE_GRANTS.readonly, 'scripts:read', 'users:read']),
+  editor: new Set([...VIEWER, 'write', 'delete', 'metrics:write', 'scripts:read']),
+  publisher: new Set([...VIEWER, 'write', 'delete', 'notifications:write', 'devices:write']),
+  viewer: new Set(VIEWER),
 };
 
 export function grants(scope: TokenScope, permission: Permission): boolean {

@@ -1,5 +1,6 @@
 import { withAccount } from '../accounts/scope';
 import { applyCapPoll, recordCapFailure } from '../actions/cap-feeds';
+import { withActor } from '../audit/actor';
 import { CAP_FETCH_LIMITS, type FetchLimits } from '../cap/fetch';
 import { readFeed } from '../cap/read-feed';
 import type { ServiceContext } from '../context';
@@ -69,7 +70,9 @@ export class CapFeedJob implements Job {
     }
     if (signal.aborted) return;
     try {
-      await applyCapPoll(this.ctx, feed.id, alerts);
+      // The overrides a feed raises and clears are in the audit trail as the feed's (docs/audit.md).
+      const actor = { kind: 'system' as const, id: feed.id, name: `CAP feed ${feed.name}`, address: null };
+      await withActor(actor, () => applyCapPoll(this.ctx, feed.id, alerts));
     } catch (error) {
       // What the store refuses for this feed (its group deleted since): said on the feed.
       await recordCapFailure(

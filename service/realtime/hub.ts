@@ -22,6 +22,8 @@ import {
   foreignOrigin,
   OPERATORS_ROOM,
   operatorsRoom,
+  scopedOperatorsRoom,
+  tellScoped,
   sessionCookieOf,
   type SocketSession,
 } from './operators';
@@ -131,10 +133,21 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
   const operators = attachOperators(
     ctx,
     // Every node hears every notice over the bus: each tells its own sockets.
-    (notice, account) =>
-      account === undefined
-        ? io.local.to(OPERATORS_ROOM).emit('notice', { resource: notice.resource })
-        : io.local.to(operatorsRoom(account)).emit('notice', notice),
+    (notice, account) => {
+      if (account === undefined) {
+        io.local.to(OPERATORS_ROOM).emit('notice', { resource: notice.resource });
+        return;
+      }
+      io.local.to(operatorsRoom(account)).emit('notice', notice);
+      // Most accounts have no console kept to groups: nothing more to do for each notice then.
+      const scoped = scopedOperatorsRoom(account);
+      if (!io.sockets.adapter.rooms.has(scoped)) return;
+      void io.local
+        .in(scoped)
+        .fetchSockets()
+        .then((sockets) => tellScoped(ctx, sockets, notice, account))
+        .catch((error: unknown) => app.log.error({ err: error }, 'a notice could not be told'));
+    },
     (room) => io.local.in(room).disconnectSockets(true),
   );
   const fresh = (
@@ -154,7 +167,8 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
     if (foreign) return refusal(`a socket signed in by the session cookie ${foreign}`);
     const session = await sessionOf(ctx, cookie);
     if (!session) return refusal(SESSION_EXPIRED_MESSAGE);
-    const own = { id: session.id, userId: session.user_id, secret: cookie };
+    const groups = session.role === 'admin' ? [] : session.groups;
+    const own = { id: session.id, userId: session.user_id, secret: cookie, groups };
     socket.data = { ...fresh(session.account_id), secret: null, tokenId: null, session: own };
     return null;
   }

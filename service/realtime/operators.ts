@@ -1,6 +1,10 @@
 import type { Socket } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../src/shared/events';
-import type { WatchAck } from '../../src/shared/notices';
+import type { OperatorNotice, OperatorResource, WatchAck } from '../../src/shared/notices';
+import { withAccount } from '../accounts/scope';
+import { DeviceRepository } from '../repositories/devices';
+import { GroupRepository } from '../repositories/groups';
+import { withGroups } from '../visibility/groups';
 import { sessionOf } from '../actions/users';
 import type { ServiceContext } from '../context';
 import { SESSION_EXPIRED_MESSAGE, UNAUTHORIZED_MESSAGE } from '../http/auth-hook';
@@ -24,6 +28,58 @@ export interface SocketSession {
   id: string;
   userId: string;
   secret: string;
+  /** The screen groups the user is kept to; empty: the whole account (src/shared/user.ts). */
+  groups: readonly string[];
+}
+
+/** The room of an account's consoles kept to some screen groups: each hears what its groups allow. */
+export const scopedOperatorsRoom = (account: string) => `operators:${account}:scoped`;
+
+/** Notices whose id is a screen's tag or a group's id, by which is to be looked for. */
+const SCREEN_NOTICES: Partial<Record<OperatorResource, 'device' | 'group'>> = {
+  devices: 'device',
+  screenshots: 'device',
+  groups: 'group',
+};
+/** Notices whose id is of something that hangs from a screen: told without it, the lists are kept. */
+const SCREEN_THINGS: ReadonlySet<OperatorResource> = new Set(['commands', 'plays', 'overrides']);
+
+/** What a socket of `sockets` needs here: its session, and how to tell it. */
+interface Told {
+  data: Pick<OperatorData, 'session'>;
+  emit(event: 'notice', notice: OperatorNotice): unknown;
+}
+
+/**
+ * Tells `notice` to the consoles of `account` kept to some screen groups: of a screen or group
+ * only those whose groups see it hear (the store's own answer, visibility/group-plugin.ts); of
+ * what hangs from a screen they hear without the id. Everything else as any console does.
+ */
+export async function tellScoped(
+  ctx: ServiceContext,
+  sockets: readonly Told[],
+  notice: OperatorNotice,
+  account: string,
+): Promise<void> {
+  const kind = SCREEN_NOTICES[notice.resource];
+  const { id } = notice;
+  for (const socket of sockets) {
+    const groups = socket.data.session?.groups ?? [];
+    if (id === undefined || (!kind && !SCREEN_THINGS.has(notice.resource))) {
+      socket.emit('notice', notice);
+    } else if (!kind) {
+      socket.emit('notice', { resource: notice.resource });
+    } else {
+      const seen = await withAccount(account, () =>
+        withGroups(groups, () =>
+          kind === 'device'
+            ? new DeviceRepository(ctx.db).findByTag(id)
+            : new GroupRepository(ctx.db).find(id),
+        ),
+      );
+      if (seen) socket.emit('notice', notice);
+    }
+  }
 }
 
 /** What this file needs of a socket's data (realtime/hub.ts keeps the rest). */
@@ -124,7 +180,9 @@ export function attachOperators(
       }
       if (!socket.connected) return;
       socket.data.watching = true;
-      await socket.join([OPERATORS_ROOM, operatorsRoom(socket.data.account)]);
+      const { account } = socket.data;
+      const own = session?.groups.length ? scopedOperatorsRoom(account) : operatorsRoom(account);
+      await socket.join([OPERATORS_ROOM, own]);
       ack({ ok: true });
     },
 

@@ -7,6 +7,7 @@ import { flag, fromJson, toJson } from '../db/dialect';
 import type { ScriptRunsTable, ScriptsTable } from '../db/schema';
 import { conflict, invalid } from '../domain/errors';
 import { newId } from '../ids';
+import { foreignToCaller } from '../visibility/groups';
 import { refusing } from './refusals';
 import { isoRequired } from './rows';
 
@@ -101,6 +102,16 @@ const refusals = (flowId: string | null | undefined) =>
 export class ScriptRepository {
   constructor(private readonly db: Queryable) {}
 
+  /**
+   * The flows whose scripts a person kept to some screen groups does not read: those screens of
+   * other groups show (visibility/groups.ts). Scripts are where keys were kept; a department's
+   * editors read their own. Null: every script is read.
+   */
+  private async hiddenFlows(): Promise<Set<string> | null> {
+    const foreign = foreignToCaller(this.db);
+    return foreign ? (await foreign).flow : null;
+  }
+
   async list(): Promise<Script[]> {
     const rows = await this.db.kysely
       .selectFrom('scripts')
@@ -108,7 +119,8 @@ export class ScriptRepository {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    return rows.map(fromRow);
+    const hidden = await this.hiddenFlows();
+    return rows.filter((row) => !(row.flow_id && hidden?.has(row.flow_id))).map(fromRow);
   }
 
   /** The account of the script, looked up in every account (the scheduler's runs); null when none. */
@@ -135,7 +147,8 @@ export class ScriptRepository {
       .select(COLUMNS)
       .where('id', '=', id)
       .executeTakeFirst();
-    return row ? fromRow(row) : null;
+    if (!row || (row.flow_id && (await this.hiddenFlows())?.has(row.flow_id))) return null;
+    return fromRow(row);
   }
 
   /** The script that feeds the flow, if any. */

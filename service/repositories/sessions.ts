@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database';
+import { fromJson } from '../db/dialect';
 import { newId } from '../ids';
 import type { Role } from './users';
 import { isoRequired } from './rows';
@@ -9,6 +10,10 @@ export interface SessionWithUser {
   user_id: string;
   login: string;
   role: Role;
+  /** The screen groups the user's role is kept to; empty: the whole account. */
+  groups: string[];
+  /** The user was made by single sign-on. */
+  sso: boolean;
   /** The user's account, which the session acts for. */
   account_id: string;
   created_at: string;
@@ -44,6 +49,8 @@ export class SessionRepository {
         'sessions.user_id',
         'users.login',
         'users.role',
+        'users.groups',
+        'users.sso_subject',
         'users.account_id',
         'sessions.created_at',
         'sessions.expires_at',
@@ -52,8 +59,11 @@ export class SessionRepository {
       .where('sessions.secret_hash', '=', secretHash)
       .executeTakeFirst();
     if (!row) return null;
+    const { groups, sso_subject: subject, ...rest } = row;
     return {
-      ...row,
+      ...rest,
+      groups: fromJson<string[]>(groups),
+      sso: subject !== null,
       created_at: isoRequired(row.created_at),
       expires_at: isoRequired(row.expires_at),
       last_seen_at: isoRequired(row.last_seen_at),

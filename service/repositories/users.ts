@@ -5,6 +5,7 @@ import { lockRows } from '../db/dialect';
 import { conflict } from '../domain/errors';
 import { newId } from '../ids';
 import { refusing } from './refusals';
+import { fromJson } from '../db/dialect';
 import { isoRequired } from './rows';
 
 export type Role = UsersTable['role'];
@@ -14,12 +15,19 @@ export interface User {
   id: string;
   login: string;
   role: Role;
+  /** The screen groups the role applies to; empty: the whole account (src/shared/user.ts). */
+  groups: string[];
+  /** Made by single sign-on: no password. */
+  sso: boolean;
   created_at: string;
   updated_at: string;
 }
 
 export interface StoredUser extends User {
+  /** Empty for a user of single sign-on: no password signs them in. */
   password_hash: string;
+  /** `issuer subject` of a user made by single sign-on, or null. */
+  sso_subject: string | null;
   account_id: string;
 }
 
@@ -28,14 +36,22 @@ function fromRow(row: Selectable<UsersTable>): StoredUser {
     id: row.id,
     login: row.login,
     role: row.role,
+    groups: fromJson<string[]>(row.groups),
+    sso: row.sso_subject !== null,
     password_hash: row.password_hash,
+    sso_subject: row.sso_subject,
     account_id: row.account_id,
     created_at: isoRequired(row.created_at),
     updated_at: isoRequired(row.updated_at),
   };
 }
 
-export function publicUser({ password_hash: _hash, account_id: _account, ...user }: StoredUser): User {
+export function publicUser({
+  password_hash: _hash,
+  sso_subject: _subject,
+  account_id: _account,
+  ...user
+}: StoredUser): User {
   return user;
 }
 
@@ -46,7 +62,13 @@ export class UserRepository {
   constructor(private readonly db: Queryable) {}
 
   /** Conflict when the login (in any case) is taken in the account. */
-  async create(input: { login: string; passwordHash: string; role: Role }): Promise<StoredUser> {
+  async create(input: {
+    login: string;
+    passwordHash: string;
+    role: Role;
+    groups?: readonly string[];
+    ssoSubject?: string;
+  }): Promise<StoredUser> {
     const insert = this.db.kysely
       .insertInto('users')
       .values({
@@ -55,6 +77,8 @@ export class UserRepository {
         login_key: loginKey(input.login),
         password_hash: input.passwordHash,
         role: input.role,
+        groups: JSON.stringify(input.groups ?? []),
+        sso_subject: input.ssoSubject ?? null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -81,6 +105,16 @@ export class UserRepository {
     return rows.map(fromRow);
   }
 
+  /** The user single sign-on made for `subject` (`issuer subject`) in the current account, or null. */
+  async findBySsoSubject(subject: string): Promise<StoredUser | null> {
+    const row = await this.db.kysely
+      .selectFrom('users')
+      .selectAll()
+      .where('sso_subject', '=', subject)
+      .executeTakeFirst();
+    return row ? fromRow(row) : null;
+  }
+
   async findById(id: string): Promise<StoredUser | null> {
     const row = await this.db.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? fromRow(row) : null;
@@ -98,12 +132,17 @@ export class UserRepository {
 
   async update(
     id: string,
-    set: { role?: Role; passwordHash?: string },
+    set: { role?: Role; passwordHash?: string; groups?: readonly string[] },
     at: Date,
   ): Promise<StoredUser | null> {
     const row = await this.db.kysely
       .updateTable('users')
-      .set({ role: set.role, password_hash: set.passwordHash, updated_at: at.toISOString() })
+      .set({
+        role: set.role,
+        password_hash: set.passwordHash,
+        groups: set.groups === undefined ? undefined : JSON.stringify(set.groups),
+        updated_at: at.toISOString(),
+      })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();

@@ -53,7 +53,7 @@ export function channelMetricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod 
       app.route({
         method,
         url: '/channels/:channel_id/metrics',
-        config: { permission: 'metrics:write' },
+        config: { permission: 'metrics:write', audit: false },
         schema: {
           tags: ['metrics'],
           summary: `As ${method} /metrics, to the flows of the channel named by id or by tag; other tags are skipped`,
@@ -70,7 +70,7 @@ export function channelMetricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod 
     app.post(
       '/channels/:channel_id/data',
       {
-        config: { permission: 'metrics:write' },
+        config: { permission: 'metrics:write', audit: false },
         schema: {
           tags: ['metrics'],
           deprecated: true,
@@ -91,7 +91,7 @@ export function channelMetricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod 
     app.post(
       '/channels/:channel_id/flows/:flow_tag/data',
       {
-        config: { permission: 'metrics:write' },
+        config: { permission: 'metrics:write', audit: false },
         schema: {
           tags: ['metrics'],
           deprecated: true,

@@ -99,7 +99,7 @@ export function commandRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
     app.post(
       '/devices/:tag/commands/:id/result',
       {
-        config: { permission: 'devices:write' },
+        config: { permission: 'devices:write', audit: false },
         schema: {
           tags: ['commands'],
           summary: 'The device reports a command delivered, done, or failed with a reason',

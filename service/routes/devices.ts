@@ -135,7 +135,7 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
     app.post(
       '/devices/:tag/heartbeat',
       {
-        config: { permission: 'devices:write' },
+        config: { permission: 'devices:write', audit: false },
         schema: {
           tags: ['devices'],
           summary: 'Records a heartbeat: the device is online, and its diagnostics are kept',
@@ -176,7 +176,7 @@ export function deviceRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
     app.post(
       '/devices/:tag/offline',
       {
-        config: { permission: 'devices:write' },
+        config: { permission: 'devices:write', audit: false },
         schema: {
           tags: ['devices'],
           summary: 'The device says it is going offline (it quits)',

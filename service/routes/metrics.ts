@@ -111,7 +111,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         app.route({
           method,
           url,
-          config: { permission: 'metrics:write' },
+          config: { permission: 'metrics:write', audit: false },
           schema: {
             tags,
             deprecated: legacy,
@@ -132,7 +132,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       app.delete(
         url,
         {
-          config: { permission: 'metrics:write' },
+          config: { permission: 'metrics:write', audit: false },
           schema: {
             tags,
             deprecated: legacy,
@@ -151,7 +151,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
     app.post(
       '/metrics',
       {
-        config: { permission: 'metrics:write' },
+        config: { permission: 'metrics:write', audit: false },
         schema: {
           tags: ['metrics'],
           summary: 'Replaces the metrics of many flows at once: `{"data": {"<tag>": {...}}}`',
@@ -166,7 +166,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
     app.patch(
       '/metrics',
       {
-        config: { permission: 'metrics:write' },
+        config: { permission: 'metrics:write', audit: false },
         schema: {
           tags: ['metrics'],
           summary: 'Merges into the metrics of many flows at once',
@@ -189,7 +189,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       app.route({
         method,
         url,
-        config: { permission: 'metrics:write' },
+        config: { permission: 'metrics:write', audit: false },
         schema: {
           tags: ['metrics'],
           deprecated: true,
@@ -210,7 +210,7 @@ export function metricRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
     app.post(
       '/flows/:tag/error',
       {
-        config: { permission: 'metrics:write' },
+        config: { permission: 'metrics:write', audit: false },
         schema: {
           tags: ['metrics'],
           summary: 'Marks the flow errored (`{"errored": false}` clears it)',

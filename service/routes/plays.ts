@@ -78,7 +78,7 @@ export function playRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
     app.post(
       '/devices/:tag/plays',
       {
-        config: { permission: 'devices:write' },
+        config: { permission: 'devices:write', audit: false },
         schema: {
           tags: ['plays'],
           summary: 'The device uploads what it played; a play the service has already (by id) is kept once',

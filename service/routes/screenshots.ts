@@ -27,7 +27,7 @@ export function screenshotRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
     app.put(
       '/devices/:tag/screenshot',
       {
-        config: { permission: 'devices:write' },
+        config: { permission: 'devices:write', audit: false },
         bodyLimit: SCREENSHOT_MAX_BYTES,
         schema: {
           tags: ['commands'],

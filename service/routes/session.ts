@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { apiErrorSchema } from '../../src/shared/api-error';
 import { userSchema } from '../../src/shared/user';
 import { signInWithCode } from '../actions/sign-in-codes';
+import { recordFailedSignIn, recordSessionAudit } from '../audit/sign-ins';
 import { sessionOf, signIn, signOut } from '../actions/users';
 import type { ServiceContext } from '../context';
 import { conflict } from '../domain/errors';
@@ -96,14 +97,23 @@ export function sessionRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
             byLogin.spend(loginKey);
             if (guessedEverywhere) await slowDown();
           }
+          await recordFailedSignIn(ctx.db, 'login' in body ? body.login : null, request.ip, ctx.clock.now());
           throw new HttpError(401, 'unauthorized', loginKey === null ? WRONG_CODE : WRONG);
         }
         // The owner, back at the right password, starts afresh from where it typed it wrong.
         if (pairKey !== null) byLoginAndAddress.forget(pairKey);
+        const method = 'code' in body ? 'code' : 'password';
+        await recordSessionAudit(
+          ctx.db,
+          signedIn.secret,
+          { action: 'sign-in', method },
+          request.ip,
+          ctx.clock.now(),
+        );
         setSessionCookie(request, reply, signedIn.secret, signedIn.maxAgeSeconds);
         // The user as its schema names it: answers leave unchecked in production (http/answers.ts).
-        const { id, login, role } = signedIn.user;
-        return { id, login, role };
+        const { id, login, role, groups, sso } = signedIn.user;
+        return { id, login, role, groups, sso };
       },
     );
 
@@ -121,7 +131,8 @@ export function sessionRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         const secret = sessionSecret(request);
         const session = secret ? await sessionOf(ctx, secret) : null;
         if (!session) throw new HttpError(401, 'unauthorized', SESSION_EXPIRED_MESSAGE);
-        return { id: session.user_id, login: session.login, role: session.role };
+        const { user_id: id, login, role, groups, sso } = session;
+        return { id, login, role, groups, sso };
       },
     );
 
@@ -138,6 +149,7 @@ export function sessionRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         const secret = sessionSecret(request);
         if (secret) {
           checkCsrf(request);
+          await recordSessionAudit(ctx.db, secret, { action: 'sign-out' }, request.ip, ctx.clock.now());
           await signOut(ctx, secret);
         }
         clearSessionCookie(request, reply);

@@ -9,7 +9,7 @@ import { notFound } from '../domain/errors';
 
 const idParams = z.object({ id: idSchema });
 
-const WHO = 'Only a signed-in admin or a full token; viewers and other tokens get 403';
+const WHO = 'Only a signed-in admin or a full token; other roles and tokens get 403';
 
 /**
  * The people who sign in to the console (docs/api/users.md), for admins: the same actions as the
@@ -39,7 +39,7 @@ export function userRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         config: { permission: 'users' },
         schema: {
           tags: ['users'],
-          summary: `Creates a user who signs in with this login and password. ${WHO}`,
+          summary: `Creates a user who signs in with this login and password, with a role (admin, editor, publisher, viewer) and the screen groups it is kept to (none: the whole account). ${WHO}`,
           body: userCreateSchema,
           response: { 201: userRecordSchema, 409: apiErrorSchema },
         },
@@ -53,7 +53,7 @@ export function userRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         config: { permission: 'users' },
         schema: {
           tags: ['users'],
-          summary: `Changes a user's role or password; a new password signs the user out everywhere. The last admin cannot be made a viewer (409). ${WHO}`,
+          summary: `Changes a user's role, groups or password; a new password signs the user out everywhere. The last admin cannot be given another role (409). ${WHO}`,
           params: idParams,
           body: userUpdateSchema,
           response: { 200: userRecordSchema, 404: apiErrorSchema, 409: apiErrorSchema },

@@ -7,6 +7,7 @@ import { DomainError } from '../domain/errors';
 import { newId } from '../ids';
 import { FlowRepository } from '../repositories/flows';
 import { ScriptRepository } from '../repositories/scripts';
+import { ScriptSecretRepository } from '../repositories/script-secrets';
 import { ArgumentError } from './duration';
 import { FairQueue } from './fair-queue';
 import { markFlowErrored, writeFlowMetrics } from './feed-flow';
@@ -20,6 +21,7 @@ import {
   type SandboxLimits,
   type SandboxRun,
 } from './sandbox';
+import { SecretMask } from './secret-mask';
 
 export interface RunnerOptions {
   /** Runs at the same time, shared between accounts in turn (fair-queue.ts); the others wait. */
@@ -225,6 +227,9 @@ export class ScriptRunner {
     if (!script) return null;
     const fed = script.flow_id ? await flows.get(script.flow_id) : null;
     const previous = fed ? ((await flows.readData(fed.tag)) ?? {}) : {};
+    // Read for this run alone: a secret set or deleted meanwhile counts from the next run.
+    const values = await new ScriptSecretRepository(ctx.db).values(script.id);
+    const mask = new SecretMask(Object.values(values));
 
     const startedAt = ctx.clock.now();
     const start = performance.now();
@@ -240,8 +245,9 @@ export class ScriptRunner {
             new Error(`notifications.post: at most ${this.options.notificationsPerRun} per run`),
           );
         }
-        return this.library(call, signal, log);
+        return this.library(call, signal, log, mask);
       }),
+      { values, mask },
     );
     this.running.set(script.id, sandbox);
     if (this.closed) sandbox.abort();
@@ -292,25 +298,31 @@ export class ScriptRunner {
     return written.status === 'invalid' ? written.message : null;
   }
 
+  /**
+   * Carries out a library call. A request needs the secrets as the script put them; a
+   * notification is shown on screens, so its words are masked; an error is masked wherever it
+   * goes (the script's log and error are masked by the sandbox, the service's log here).
+   */
   private async library(
     call: LibraryCall,
     signal: AbortSignal,
     log: (line: string) => void,
+    mask: SecretMask,
   ): Promise<unknown> {
     const name = `${call.library}.${call.method}`;
     try {
       switch (name) {
         case 'notifications.post':
-          return await postFromScript(this.ctx, call.args, log);
+          return await postFromScript(this.ctx, mask.json(call.args) as unknown[], log);
         case 'http.get':
           return await httpGet(call.args, signal, this.ctx.config.scriptsHttpAllow);
         case 'http.getJson':
           return await httpGetJson(call.args, signal, this.ctx.config.scriptsHttpAllow);
       }
     } catch (error) {
-      if (error instanceof ArgumentError || error instanceof HttpLibraryError) throw error;
+      if (error instanceof ArgumentError || error instanceof HttpLibraryError) throw mask.error(error);
       // A fault of ours: the script learns that much, the log learns the rest.
-      this.options.onError(error);
+      this.options.onError(mask.error(error));
       throw new Error(`${name} failed; the service's log says why`, { cause: error });
     }
     throw new Error(`${name} is not a library function`);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HostPool, type HostPoolOptions, type ScriptHost } from './host-pool';
 import { DEFAULT_MEMORY_MB, type FromHost, type ToHost } from './host/protocol';
+import { SecretMask } from './secret-mask';
 
 /** Limits of one run; the defaults are documented in docs/scripts.md. */
 export interface SandboxLimits {
@@ -45,6 +46,27 @@ export type SandboxResult =
   /** `result` is the JSON text of what the script returned, or null when it returned nothing. */
   | { outcome: 'ok'; result: string | null; logs: string[] }
   | { outcome: 'error' | 'timeout' | 'invalid'; error: string; logs: string[] };
+
+/** The script's secrets for one run, and the mask of their values. */
+export interface RunSecrets {
+  values: Readonly<Record<string, string>>;
+  mask: SecretMask;
+}
+
+const NO_SECRETS: RunSecrets = { values: {}, mask: new SecretMask([]) };
+
+/** The outcome with the run's secret values masked in its error and in every string of its result. */
+function masked(outcome: SandboxResult, mask: SecretMask): SandboxResult {
+  if (mask.empty) return outcome;
+  if (outcome.outcome !== 'ok') return { ...outcome, error: mask.text(outcome.error) };
+  if (outcome.result === null) return outcome;
+  try {
+    return { ...outcome, result: JSON.stringify(mask.json(JSON.parse(outcome.result))) };
+  } catch {
+    // Not JSON (a broken host): masked as text all the same.
+    return { ...outcome, result: mask.text(outcome.result) };
+  }
+}
 
 export interface SandboxRun {
   result: Promise<SandboxResult>;
@@ -93,7 +115,18 @@ export class ScriptSandbox {
     this.pool = new HostPool(options);
   }
 
-  run(code: string, previous: string, limits: SandboxLimits, onCall: LibraryHandler): SandboxRun {
+  /**
+   * Runs `code` with `secrets` as its `secrets` global; their values are masked in everything
+   * the run gives back: its log lines, its error and its result.
+   */
+  run(
+    code: string,
+    previous: string,
+    limits: SandboxLimits,
+    onCall: LibraryHandler,
+    secrets: RunSecrets = NO_SECRETS,
+  ): SandboxRun {
+    const { mask } = secrets;
     const logs: string[] = [];
     const calls = new AbortController();
     const inFlight = new Set<Promise<unknown>>();
@@ -121,13 +154,15 @@ export class ScriptSandbox {
       // Calls the script made without waiting for them (a notification) still finish.
       void Promise.allSettled([...inFlight]).then(() => {
         if (overflow) logs.push(`… more lines were not kept (at most ${limits.logLines} per run)`);
-        settle(outcome);
+        settle(masked(outcome, mask));
       });
     };
 
     const addLog = (line: string) => {
-      if (logs.length < limits.logLines) logs.push(line.slice(0, limits.logLineLength));
-      else overflow = true;
+      // Masked before it is cut, and with what its host may have cut off a value at its end.
+      if (logs.length < limits.logLines) {
+        logs.push(mask.line(line, limits.logLineLength).slice(0, limits.logLineLength));
+      } else overflow = true;
     };
 
     const post = (message: ToHost) => {
@@ -223,6 +258,7 @@ export class ScriptSandbox {
           type: 'run',
           code,
           previous,
+          secrets: JSON.stringify(secrets.values),
           limits: { memoryMb, logLines, logLineLength, calls: callLimit, argsLength },
         });
       },

@@ -1,16 +1,33 @@
 import { z } from 'zod';
 import { timestampSchema } from './common';
 
-/** An admin acts as a `full` token, a viewer as a `readonly` one (docs/api/users.md). */
-export const USER_ROLES = ['admin', 'viewer'] as const;
-export const userRoleSchema = z.enum(USER_ROLES, { error: 'must be "admin" or "viewer"' });
+/**
+ * What a person may do (docs/api/users.md): an admin everything, as a `full` token; an editor
+ * changes content (boards, widgets, flows, media, channels, scripts, data sources); a publisher
+ * decides what plays (playlists, schedules, screens' playlists, notifications, overrides); a
+ * viewer reads. Editors, publishers and viewers may be kept to some screen groups (`groups`).
+ */
+export const USER_ROLES = ['admin', 'editor', 'publisher', 'viewer'] as const;
+export const userRoleSchema = z.enum(USER_ROLES, {
+  error: 'must be "admin", "editor", "publisher" or "viewer"',
+});
 export type UserRole = z.infer<typeof userRoleSchema>;
+
+/**
+ * The screen groups a user's role applies to, by id: they see those groups' screens only, and
+ * change only what those screens play; content no other group's screen plays stays readable.
+ * Empty: the whole account. An admin always has the whole account.
+ */
+export const userGroupsSchema = z.array(z.string().min(1)).max(100, 'at most 100 groups');
 
 /** The signed-in user of a session (`GET /session`); the password never leaves the service. */
 export const userSchema = z.object({
   id: z.string(),
   login: z.string(),
   role: userRoleSchema,
+  groups: z.array(z.string()),
+  /** Made by single sign-on: signs in through the account's identity provider, has no password. */
+  sso: z.boolean(),
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -26,12 +43,17 @@ export const userCreateSchema = z.strictObject({
   login: z.string(),
   password: z.string(),
   role: userRoleSchema,
+  groups: userGroupsSchema.optional(),
 });
 export type UserCreate = z.infer<typeof userCreateSchema>;
 
 export const userUpdateSchema = z
-  .strictObject({ role: userRoleSchema.optional(), password: z.string().optional() })
-  .refine((body) => body.role !== undefined || body.password !== undefined, {
-    message: 'give role, password or both',
+  .strictObject({
+    role: userRoleSchema.optional(),
+    password: z.string().optional(),
+    groups: userGroupsSchema.optional(),
+  })
+  .refine((body) => body.role !== undefined || body.password !== undefined || body.groups !== undefined, {
+    message: 'give role, password, groups or any of them',
   });
 export type UserUpdate = z.infer<typeof userUpdateSchema>;

@@ -1,10 +1,9 @@
 import { Alert, Anchor } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { useCanWrite } from '../session/session';
+import { useWriteRefusal } from '../session/session';
 import { ErrorAlert } from '../ui/error-panel';
 import { PageHeader } from '../ui/page-header';
-import { VIEWER_MESSAGE } from '../ui/write-button';
 import { BoardEditor } from './boards/editor/board-editor';
 import { BoardActions } from './boards/board-actions';
 import { contentQuery } from './boards/queries';
@@ -17,7 +16,8 @@ import { Loading } from '../ui/loading';
  */
 export default function BoardPage() {
   const { id = '' } = useParams();
-  const canWrite = useCanWrite();
+  const refusal = useWriteRefusal();
+  const canWrite = refusal === null;
   const content = useQuery(contentQuery(id));
   const board = content.data?.board;
   return (
@@ -38,7 +38,7 @@ export default function BoardPage() {
       {content.error && <ErrorAlert error={content.error} title="The board could not be loaded" />}
       {!canWrite && (
         <Alert color="gray" mb="md" role="note">
-          {VIEWER_MESSAGE}
+          {refusal}
         </Alert>
       )}
       {content.isPending && <Loading label="Loading the board" />}

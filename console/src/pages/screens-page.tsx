@@ -8,8 +8,8 @@ import { allToggled, kept, toggled } from '../ui/bulk';
 import { ErrorAlert } from '../ui/error-panel';
 import { FaIcon } from '../ui/fa-icon';
 import { PageHeader } from '../ui/page-header';
-import { useCanWrite } from '../session/session';
-import { VIEWER_MESSAGE, WriteButton } from '../ui/write-button';
+import { useWriteRefusal } from '../session/session';
+import { WriteButton } from '../ui/write-button';
 import { PairModal } from './screens/pair-modal';
 import { PAIR_PARAM } from './screens/pair-link';
 import { useOverview } from './screens/queries';
@@ -38,7 +38,8 @@ export default function ScreensPage() {
   const search = params.get('q') ?? '';
   const stateParam = params.get('state');
   // A screen's pairing link (its QR code) opens the pair dialog with its code, for who may pair.
-  const canWrite = useCanWrite();
+  const refusal = useWriteRefusal();
+  const canWrite = refusal === null;
   const linkCode = params.get(PAIR_PARAM);
   const state: State = isState(stateParam) ? stateParam : 'all';
   const deferredSearch = useDeferredValue(search);
@@ -110,7 +111,7 @@ export default function ScreensPage() {
       />
       {linkCode !== null && !canWrite && (
         <Alert color="yellow" mb="md" title={`A screen asks to be paired (code ${linkCode})`}>
-          {VIEWER_MESSAGE}
+          {refusal}
         </Alert>
       )}
       <Group mb="md" gap="sm" align="flex-end">

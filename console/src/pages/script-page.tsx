@@ -12,6 +12,7 @@ import { PageHeader } from '../ui/page-header';
 import { WriteButton } from '../ui/write-button';
 import { LibraryReference } from './scripts/library-reference';
 import { RunLog } from './scripts/run-log';
+import { SecretsSection } from './scripts/secrets-section';
 import {
   fieldsOf,
   NEW_SCRIPT,
@@ -53,6 +54,7 @@ export default function ScriptPage() {
         <Grid.Col span={{ base: 12, lg: 8 }}>
           <Stack gap="xl">
             {creating ? <ScriptEditor /> : script.data && <ScriptEditor script={script.data} />}
+            {!creating && script.data && <SecretsSection scriptId={script.data.id} />}
             {!creating && script.data && <RunLog scriptId={script.data.id} />}
           </Stack>
         </Grid.Col>

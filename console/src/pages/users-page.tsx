@@ -1,4 +1,4 @@
-import { Button, Group, PasswordInput, Select, Stack, Table, TextInput } from '@mantine/core';
+import { Badge, Button, Group, PasswordInput, Select, Stack, Table, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -12,20 +12,30 @@ import {
   type UserRole,
 } from '../../../src/shared/user';
 import { api, send } from '../api/client';
-import { useCanWrite, useUser } from '../session/session';
+import { useUser, useWriteRefusal } from '../session/session';
 import { confirmAction } from '../ui/confirm';
 import { ErrorAlert } from '../ui/error-panel';
 import { fieldErrorsOf, validateBy } from '../ui/form';
 import { PageHeader } from '../ui/page-header';
 import { SecretOnce } from '../ui/secret-once';
 import { TimeAgo } from '../ui/time';
-import { VIEWER_MESSAGE, WriteButton } from '../ui/write-button';
+import { WriteButton } from '../ui/write-button';
 import { ListTable } from '../ui/list-table';
 import { EditModal } from '../ui/edit-modal';
+import { SsoSettings } from './users/sso-settings';
+import { GroupsField, UserGroupsCell } from './users/user-groups';
 
 const ROLE_LABELS: Record<UserRole, string> = {
   admin: 'Admin: changes everything',
+  editor: 'Editor: changes boards, media and data',
+  publisher: 'Publisher: decides what plays, and when',
   viewer: 'Viewer: sees everything, changes nothing',
+};
+const ROLE_NAMES: Record<UserRole, string> = {
+  admin: 'an admin',
+  editor: 'an editor',
+  publisher: 'a publisher',
+  viewer: 'a viewer',
 };
 const ROLE_OPTIONS = USER_ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
 
@@ -39,12 +49,15 @@ function generatePassword(): string {
 function NewUserForm({ onCreated }: { onCreated: (login: string, password: string) => void }) {
   const form = useForm({
     mode: 'uncontrolled',
-    initialValues: { login: '', password: '', role: 'viewer' as UserRole },
+    initialValues: { login: '', password: '', role: 'viewer' as UserRole, groups: [] as string[] },
     validate: validateBy(userCreateSchema, (values) => values),
   });
   const create = useMutation({
     mutationFn: (values: z.infer<typeof userCreateSchema>) =>
-      api(userRecordSchema, '/users', { method: 'POST', body: values }),
+      api(userRecordSchema, '/users', {
+        method: 'POST',
+        body: { ...values, groups: values.role === 'admin' ? [] : values.groups },
+      }),
     onSuccess: (user, values) => onCreated(user.login, values.password),
     onError: (error) => form.setErrors(fieldErrorsOf(error)),
   });
@@ -76,6 +89,7 @@ function NewUserForm({ onCreated }: { onCreated: (login: string, password: strin
           key={form.key('role')}
           {...form.getInputProps('role')}
         />
+        <GroupsField key={form.key('groups')} {...form.getInputProps('groups')} />
         <Button type="submit" loading={create.isPending}>
           Add the user
         </Button>
@@ -86,7 +100,8 @@ function NewUserForm({ onCreated }: { onCreated: (login: string, password: strin
 
 function UserRow({ user, onPassword }: { user: UserRecord; onPassword: (user: UserRecord) => void }) {
   const me = useUser();
-  const canWrite = useCanWrite();
+  const refusal = useWriteRefusal();
+  const canWrite = refusal === null;
   const change = useMutation({
     mutationFn: (role: UserRole) =>
       api(userRecordSchema, `/users/${encodeURIComponent(user.id)}`, { method: 'PATCH', body: { role } }),
@@ -105,7 +120,7 @@ function UserRow({ user, onPassword }: { user: UserRecord; onPassword: (user: Us
   // A role is a grant: asked first, in words, like a removal, so a slip of the list does not
   // make someone an admin.
   const askRole = async (role: UserRole) => {
-    const make = `Make ${user.login} ${role === 'admin' ? 'an admin' : 'a viewer'}`;
+    const make = `Make ${user.login} ${ROLE_NAMES[role]}`;
     const sure = await confirmAction({
       title: `${make}?`,
       body: `${user.login} becomes ${ROLE_LABELS[role].toLowerCase()}, from their next request on.`,
@@ -119,6 +134,11 @@ function UserRow({ user, onPassword }: { user: UserRecord; onPassword: (user: Us
       <Table.Td>
         {user.login}
         {user.id === me.id && ' (you)'}
+        {user.sso && (
+          <Badge ml="xs" variant="light" title="Signs in through the identity provider; has no password">
+            single sign-on
+          </Badge>
+        )}
         {error && <ErrorAlert error={error} />}
       </Table.Td>
       <Table.Td>
@@ -128,10 +148,13 @@ function UserRow({ user, onPassword }: { user: UserRecord; onPassword: (user: Us
           value={user.role}
           allowDeselect={false}
           disabled={!canWrite || change.isPending}
-          title={canWrite ? undefined : VIEWER_MESSAGE}
+          title={refusal ?? undefined}
           onChange={(role) => role && role !== user.role && void askRole(role as UserRole)}
           w={120}
         />
+      </Table.Td>
+      <Table.Td>
+        <UserGroupsCell user={user} />
       </Table.Td>
       <Table.Td>
         <TimeAgo iso={user.created_at} />
@@ -142,6 +165,7 @@ function UserRow({ user, onPassword }: { user: UserRecord; onPassword: (user: Us
             size="xs"
             variant="subtle"
             onClick={() => onPassword(user)}
+            disabled={user.sso}
             aria-label={`New password for ${user.login}`}
           >
             New password
@@ -199,15 +223,21 @@ export default function UsersPage() {
     <>
       <PageHeader
         title="Users"
-        description="People who sign in to this console. Admins change everything; viewers only look."
+        description="People who sign in to this console. Admins change everything, editors the content, publishers what plays; viewers only look. Anyone but an admin may be kept to some screen groups."
         actions={<WriteButton onClick={open}>Add a user</WriteButton>}
       />
       {users.error && <ErrorAlert error={users.error} title="The users could not be listed" />}
-      <ListTable label="The users" minWidth={560} columns={['Login', 'Role', 'Added']} actions>
+      <ListTable
+        label="The users"
+        minWidth={800}
+        columns={['Login', 'Role', 'Screen groups', 'Added']}
+        actions
+      >
         {users.data?.map((user) => (
           <UserRow key={user.id} user={user} onPassword={setResetting} />
         ))}
       </ListTable>
+      <SsoSettings />
       <EditModal opened={adding} onClose={closeAdding} title={created ? 'User added' : 'Add a user'}>
         {created ? (
           <Stack>

@@ -4,9 +4,19 @@ import { renderHook } from 'vitest-browser-react';
 import { z } from 'zod';
 import { api } from '../api/client';
 import { queryClient, serve } from '../testing/hook-kit';
-import { useSessionQuery, useSignedOutHandler } from './session';
+import type { ReactNode } from 'react';
+import type { UserRole } from '../../../src/shared/user';
+import {
+  SessionProvider,
+  useSessionQuery,
+  useSignedOutHandler,
+  useWriteRefusal,
+  VIEWER_MESSAGE,
+  WriteAreaProvider,
+  type WriteArea,
+} from './session';
 
-const ada = { id: 'u1', login: 'ada@example.com', role: 'admin' };
+const ada = { id: 'u1', login: 'ada@example.com', role: 'admin', groups: [], sso: false };
 const gone = { status: 401, body: { error: { code: 'unauthorized', message: 'sign in', details: [] } } };
 
 describe('the session', () => {
@@ -63,5 +73,29 @@ describe('the session', () => {
     ).toEqual([['session']]);
     // Set, not refetched: the sign-in page shows without asking the service again.
     expect(service.count('GET', '/session')).toBe(1);
+  });
+});
+
+describe('what a role may change', () => {
+  async function refusal(role: UserRole, area: WriteArea): Promise<string | null> {
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <SessionProvider user={{ ...ada, role }}>
+        <WriteAreaProvider area={area}>{children}</WriteAreaProvider>
+      </SessionProvider>
+    );
+    const { result } = await renderHook(() => useWriteRefusal(), { wrapper });
+    return result.current;
+  }
+
+  it('lets each role change its own part, and says in words why not elsewhere', async () => {
+    for (const area of ['content', 'publishing', 'admin'] as const) {
+      expect(await refusal('admin', area)).toBeNull();
+      expect(await refusal('viewer', area)).toBe(VIEWER_MESSAGE);
+    }
+    expect(await refusal('editor', 'content')).toBeNull();
+    expect(await refusal('editor', 'publishing')).toMatch(/^Editors change boards, media and data/);
+    expect(await refusal('publisher', 'publishing')).toBeNull();
+    expect(await refusal('publisher', 'content')).toMatch(/^Publishers decide what plays/);
+    expect(await refusal('publisher', 'admin')).toBe('Only an admin may change this.');
   });
 });

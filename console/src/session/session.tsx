@@ -46,9 +46,39 @@ export function useUser(): User {
   return user;
 }
 
-/** Whether the signed-in user may change things; a viewer sees everything and changes nothing. */
+/** The part of the API a page writes (service/http/route-areas.ts): each role writes its own. */
+export type WriteArea = 'content' | 'publishing' | 'admin';
+
+const Area = createContext<WriteArea>('admin');
+
+/** Tells the page's buttons whose changes they make (pages.tsx gives each page its area). */
+export function WriteAreaProvider({ area, children }: { area: WriteArea; children: ReactNode }) {
+  return <Area.Provider value={area}>{children}</Area.Provider>;
+}
+
+export const VIEWER_MESSAGE = 'Viewers can see everything but change nothing: ask an admin.';
+const EDITOR_MESSAGE = 'Editors change boards, media and data, not what plays: ask a publisher or an admin.';
+const PUBLISHER_MESSAGE = 'Publishers decide what plays, not the content itself: ask an editor or an admin.';
+const ADMIN_AREA_MESSAGE = 'Only an admin may change this.';
+
+/**
+ * Why the signed-in user may not change what this page shows, in words, or null when they may:
+ * an admin everywhere, an editor content, a publisher what plays; a viewer nothing. The service
+ * refuses the same (403); the buttons say so first.
+ */
+export function useWriteRefusal(): string | null {
+  const { role } = useUser();
+  const area = useContext(Area);
+  if (role === 'admin' || (role === 'editor' && area === 'content')) return null;
+  if (role === 'publisher' && area === 'publishing') return null;
+  if (role === 'viewer') return VIEWER_MESSAGE;
+  if (area === 'admin') return ADMIN_AREA_MESSAGE;
+  return role === 'editor' ? EDITOR_MESSAGE : PUBLISHER_MESSAGE;
+}
+
+/** Whether the signed-in user may change what this page shows (useWriteRefusal). */
 export function useCanWrite(): boolean {
-  return useUser().role === 'admin';
+  return useWriteRefusal() === null;
 }
 
 export const SESSION_QUERY_KEY = SESSION_KEY;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { userSchema } from '../../../src/shared/user';
 import { api } from '../api/client';
 import { SESSION_QUERY_KEY } from './session';
+import { SsoSignIn } from './sso-sign-in';
 
 const signInSchema = z.object({
   login: z.string().trim().min(1, 'Enter your login'),
@@ -48,6 +49,7 @@ export function SignInPage() {
             <Title order={1} size="h3">
               Sign in to Wallboard
             </Title>
+            <SsoSignIn />
             {signIn.error && (
               <Alert color="red" role="alert" title="Not signed in">
                 {signIn.error.message}

@@ -118,6 +118,7 @@ export function Shell() {
   const [connection, setConnection] = useState<Connection>('connecting');
   const queries = useQueryClient();
   const { pathname } = useLocation();
+  const { role } = useUser();
   useEffect(() => watchService(queries, setConnection), [queries]);
   return (
     <AppShell
@@ -139,21 +140,23 @@ export function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Pages">
-        {PAGES.filter((page) => page.nav).map(({ path, nav }) => {
-          const active = pathname === `/${path}` || pathname.startsWith(`/${path}/`);
-          return (
-            <NavLink
-              key={path}
-              component={Link}
-              to={`/${path}`}
-              label={nav?.label}
-              leftSection={nav && <FaIcon icon={nav.icon} />}
-              active={active}
-              aria-current={active ? 'page' : undefined}
-              onClick={close}
-            />
-          );
-        })}
+        {PAGES.filter((page) => page.nav && (!page.readers || page.readers.includes(role))).map(
+          ({ path, nav }) => {
+            const active = pathname === `/${path}` || pathname.startsWith(`/${path}/`);
+            return (
+              <NavLink
+                key={path}
+                component={Link}
+                to={`/${path}`}
+                label={nav?.label}
+                leftSection={nav && <FaIcon icon={nav.icon} />}
+                active={active}
+                aria-current={active ? 'page' : undefined}
+                onClick={close}
+              />
+            );
+          },
+        )}
       </AppShell.Navbar>
       <AppShell.Main>
         <Suspense fallback={<Loading label="Loading the page" />}>

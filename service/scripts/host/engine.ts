@@ -59,9 +59,9 @@ export class EngineRun {
     this.vm = this.runtime.newContext();
   }
 
-  start(code: string, previous: string): void {
+  start(code: string, previous: string, secrets: string): void {
     this.enter(() => {
-      this.guest = this.installPrelude(previous);
+      this.guest = this.installPrelude(previous, secrets);
       const compiled = this.vm.evalCode(wrapCode(code), SCRIPT_FILENAME);
       if (compiled.error) {
         const message = this.errorText(compiled.error);
@@ -138,15 +138,18 @@ export class EngineRun {
     return text;
   }
 
-  private installPrelude(previous: string): GuestFunctions {
+  private installPrelude(previous: string, secrets: string): GuestFunctions {
     const vm = this.vm;
     const exported = vm.unwrapResult(vm.evalCode(PRELUDE, 'wallboard-prelude.js'));
     const install = vm.getProp(exported, 'install');
     exported.dispose();
     const host = this.hostObject();
     const previousHandle = vm.newString(previous);
-    const guest = vm.unwrapResult(vm.callFunction(install, vm.undefined, host, previousHandle));
-    for (const handle of [install, host, previousHandle]) handle.dispose();
+    const secretsHandle = vm.newString(secrets);
+    const guest = vm.unwrapResult(
+      vm.callFunction(install, vm.undefined, host, previousHandle, secretsHandle),
+    );
+    for (const handle of [install, host, previousHandle, secretsHandle]) handle.dispose();
     const functions = { start: vm.getProp(guest, 'start'), unhandled: vm.getProp(guest, 'unhandled') };
     guest.dispose();
     return functions;

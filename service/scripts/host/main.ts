@@ -76,7 +76,7 @@ function serve(limitBytes: number): void {
       next = null;
       if (waiting) void startOrExit(waiting);
     });
-    current.start(message.code, message.previous);
+    current.start(message.code, message.previous, message.secrets);
   };
   // An engine that cannot be made leaves this host of no use: the service starts another.
   const startOrExit = (message: RunMessage) => start(message).catch(() => process.exit(1));

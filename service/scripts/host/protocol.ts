@@ -17,7 +17,8 @@ export interface HostRunLimits {
 }
 
 export type ToHost =
-  | { type: 'run'; code: string; previous: string; limits: HostRunLimits }
+  /** `secrets`: the JSON text of the script's secrets by name, for this run only. */
+  | { type: 'run'; code: string; previous: string; secrets: string; limits: HostRunLimits }
   | { type: 'reply'; id: number; ok: true; json: string }
   | { type: 'reply'; id: number; ok: false; error: string };
 

@@ -36,7 +36,9 @@ async function showing(source: DataSource | undefined, role: 'admin' | 'viewer' 
   const wrapper = ({ children }: { children: ReactNode }) => (
     <MantineProvider theme={theme}>
       <QueryClientProvider client={queries}>
-        <SessionProvider user={{ id: 'u1', login: 'ada', role }}>{children}</SessionProvider>
+        <SessionProvider user={{ id: 'u1', login: 'ada', role, groups: [], sso: false }}>
+          {children}
+        </SessionProvider>
       </QueryClientProvider>
     </MantineProvider>
   );

@@ -4,9 +4,9 @@ import { Dropzone, type FileRejection } from '@mantine/dropzone';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { ApiError } from '../../api/client';
-import { useCanWrite } from '../../session/session';
+import { useWriteRefusal } from '../../session/session';
 import { FaIcon } from '../../ui/fa-icon';
-import { VIEWER_MESSAGE, WriteButton } from '../../ui/write-button';
+import { WriteButton } from '../../ui/write-button';
 import { formatBytes } from './format';
 import { uploadMedia } from './upload';
 
@@ -84,7 +84,8 @@ function UploadRow({ upload, onCancel }: { upload: Upload; onCancel: () => void 
  * refuse it); the type is told by the service from the content, and its refusal is shown.
  */
 export function UploadQueue({ maxBytes }: { maxBytes: number | null }) {
-  const canWrite = useCanWrite();
+  const refusal = useWriteRefusal();
+  const canWrite = refusal === null;
   const queries = useQueryClient();
   const [uploads, setUploads] = useState<Upload[]>([]);
   const nextKey = useRef(0);
@@ -170,7 +171,7 @@ export function UploadQueue({ maxBytes }: { maxBytes: number | null }) {
             <FaIcon icon={faCloudArrowUp} />
           </Text>
           <Stack gap={4}>
-            <Text fw={500}>{canWrite ? 'Drop images, videos and sounds here' : VIEWER_MESSAGE}</Text>
+            <Text fw={500}>{refusal ?? 'Drop images, videos and sounds here'}</Text>
             <Text size="sm" c="dimmed">
               {limit}Those the screens play (PNG, JPEG, WebP, GIF, MP4, WebM, MP3, WAV, …), told by their
               content, not their name.

@@ -1,7 +1,6 @@
 import { MultiSelect } from '@mantine/core';
 import type { Device } from '../../../../src/shared/device';
-import { useCanWrite } from '../../session/session';
-import { VIEWER_MESSAGE } from '../../ui/write-button';
+import { useWriteRefusal } from '../../session/session';
 
 /**
  * The screens that play this playlist: part of the playlist's draft, saved with its items by the
@@ -19,14 +18,14 @@ export function AssignScreens({
   onChange: (tags: string[]) => void;
   disabled: boolean;
 }) {
-  const canWrite = useCanWrite();
+  const refusal = useWriteRefusal();
+  const canWrite = refusal === null;
   return (
     <MultiSelect
       label="Screens that play it"
       description={
-        canWrite
-          ? 'Saved with the items. A screen added here stops playing its previous playlist; one removed plays nothing.'
-          : VIEWER_MESSAGE
+        refusal ??
+        'Saved with the items. A screen added here stops playing its previous playlist; one removed plays nothing.'
       }
       placeholder={value.length > 0 ? undefined : canWrite ? 'Pick screens' : 'No screen plays it'}
       searchable

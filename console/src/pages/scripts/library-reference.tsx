@@ -42,6 +42,10 @@ export function LibraryReference() {
               <List.Item>
                 <Code>require(name)</Code>: only the two modules below
               </List.Item>
+              <List.Item>
+                <Code>secrets.NAME</Code>: a secret of the script (the Secrets section); <Code>***</Code> in
+                its place wherever a run shows it
+              </List.Item>
             </List>
           </Accordion.Panel>
         </Accordion.Item>

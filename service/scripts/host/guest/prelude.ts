@@ -1,5 +1,5 @@
 // Runs inside the script's QuickJS engine, before the script: it builds the globals scripts have
-// (console, require and the two libraries, timers, previous) on top of the host functions it is
+// (console, require and the two libraries, timers, previous, secrets) on top of the host functions it is
 // handed. It is its own layer (tsconfig.guest.json: the ECMAScript library only, no imports), and
 // the build turns it into text that the host evaluates in each fresh engine.
 //
@@ -35,7 +35,7 @@ export interface Guest {
 
 const LINE = /script\.js:(\d+)/;
 
-export function install(host: Host, previousJson: string): Guest {
+export function install(host: Host, previousJson: string, secretsJson: string): Guest {
   const G = globalThis as Record<string, unknown>;
   const { stringify, parse } = JSON;
   const { freeze, defineProperty } = Object;
@@ -237,6 +237,20 @@ export function install(host: Host, previousJson: string): Guest {
     // The service sends JSON; anything else leaves `previous` empty.
   }
 
+  // The script's secrets by name, read-only; a name that is not set reads as undefined. The
+  // service masks their values in whatever the run says (service/scripts/secret-mask.ts).
+  const secrets: Record<string, string> = Object.create(null) as Record<string, string>;
+  try {
+    const given: unknown = parse(secretsJson);
+    if (typeof given === 'object' && given !== null) {
+      for (const [name, value] of Object.entries(given)) {
+        if (typeof value === 'string') secrets[name] = value;
+      }
+    }
+  } catch {
+    // The service sends JSON; anything else leaves `secrets` empty.
+  }
+
   const globals: Record<string, unknown> = {
     Promise: TrackedPromise,
     eval: refuse,
@@ -252,6 +266,7 @@ export function install(host: Host, previousJson: string): Guest {
     setTimeout,
     clearTimeout,
     previous,
+    secrets: freeze(secrets),
   };
   for (const name of Object.keys(globals)) {
     defineProperty(G, name, { value: globals[name], writable: true, configurable: true, enumerable: false });

@@ -59,7 +59,7 @@ async function binding() {
   const screen = await render(
     <MantineProvider theme={theme}>
       <QueryClientProvider client={queries}>
-        <SessionProvider user={{ id: 'u1', login: 'ada', role: 'admin' }}>
+        <SessionProvider user={{ id: 'u1', login: 'ada', role: 'admin', groups: [], sso: false }}>
           <MemoryRouter>
             <Panel />
           </MemoryRouter>

@@ -32,7 +32,7 @@ async function showNewBoard(role: UserRole = 'admin') {
   await render(
     <MantineProvider theme={theme}>
       <QueryClientProvider client={queries}>
-        <SessionProvider user={{ id: 'u1', login: 'ada', role }}>
+        <SessionProvider user={{ id: 'u1', login: 'ada', role, groups: [], sso: false }}>
           <MemoryRouter initialEntries={['/boards']}>
             <Routes>
               <Route path="/boards" element={<NewBoard onDone={done} />} />
