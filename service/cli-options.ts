@@ -132,6 +132,9 @@ Options:
 
 Environment:
   WALLBOARD_ADMIN_TOKEN    when set at start, a token with this secret and scope "full" exists afterwards
+  WALLBOARD_SECRETS_KEY    32 bytes in base64: the key scripts' secrets are sealed with (the same on
+                           every node of a PostgreSQL service; the embedded store keeps its own
+                           in <data>/secrets.key)
 `;
 
 export type Command =

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Alert } from '../src/shared/alert';
 import type { ScriptRun } from '../src/shared/script';
 import { NodeState } from './cluster/node-state';
@@ -24,6 +25,11 @@ export interface ServiceConfig {
   notificationRetentionDays: number;
   /** Audit trail entries older than this many days are deleted (`--audit-retention-days`, docs/audit.md). */
   auditRetentionDays: number;
+  /**
+   * The key scripts' secrets are sealed with at rest (domain/secret-box.ts); null: kept as written.
+   * server.ts reads it (`secretsKey`); a service built without one (tests) has a key of its process.
+   */
+  secretsKey: Buffer | null;
   /** Where scripts' `wallboard/http` may connect (`--scripts-http-allow`); public addresses only by default. */
   scriptsHttpAllow: HttpAllowPolicy;
   /**
@@ -92,6 +98,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   notificationRetention: 10_000,
   notificationRetentionDays: 30,
   auditRetentionDays: 365,
+  secretsKey: randomBytes(32),
   scriptsHttpAllow: PUBLIC_ONLY,
   // One slot's whole hour, and more scripts than a dashboard needs: a single account never meets them.
   scriptSecondsPerHour: 3600,

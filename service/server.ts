@@ -8,6 +8,7 @@ import { ensureToken } from './bootstrap';
 import { HELP, parseCommand, type Command } from './cli-options';
 import type { Database } from './db/database';
 import { openStore } from './db/open';
+import { secretsKey } from './domain/secret-box';
 import { stopService } from './graceful-exit';
 import { hashSecret, newSecret } from './http/auth';
 import { TokenRepository } from './repositories/tokens';
@@ -72,9 +73,15 @@ async function run(command: Command): Promise<void> {
   }
   const adminToken = process.env.WALLBOARD_ADMIN_TOKEN;
   if (adminToken) await ensureToken(db, adminToken, 'full', 'WALLBOARD_ADMIN_TOKEN');
+  const key = await secretsKey(command.store);
+  if (!key) {
+    process.stderr.write(
+      "scripts' secrets are kept as written in PostgreSQL: set WALLBOARD_SECRETS_KEY (32 bytes, base64) on every node to seal them (docs/scripts.md#secrets)\n",
+    );
+  }
   const app = await buildApp({
     db,
-    config: command.config,
+    config: { ...command.config, secretsKey: key },
     logger: logOptions('service', command.logLevel),
     ...(command.mdns ? { mdns: {} } : {}),
   });

@@ -16,7 +16,12 @@ export async function setScriptSecret(
   value: string,
 ): Promise<{ secret: ScriptSecret; created: boolean } | null> {
   return ctx.changes.transaction(async (tx, emit) => {
-    const set = await new ScriptSecretRepository(tx).put(scriptId, name, value, ctx.clock.now());
+    const set = await new ScriptSecretRepository(tx, ctx.config.secretsKey).put(
+      scriptId,
+      name,
+      value,
+      ctx.clock.now(),
+    );
     if (set) emit({ type: 'console', resource: 'scripts', id: scriptId });
     return set;
   });
@@ -29,7 +34,7 @@ export async function deleteScriptSecret(
   name: string,
 ): Promise<boolean> {
   return ctx.changes.transaction(async (tx, emit) => {
-    const deleted = await new ScriptSecretRepository(tx).delete(scriptId, name);
+    const deleted = await new ScriptSecretRepository(tx, ctx.config.secretsKey).delete(scriptId, name);
     if (deleted) emit({ type: 'console', resource: 'scripts', id: scriptId });
     return deleted;
   });

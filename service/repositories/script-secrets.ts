@@ -3,6 +3,7 @@ import { transact, type Queryable } from '../db/database';
 import { lockRows } from '../db/dialect';
 import { conflict } from '../domain/errors';
 import { newId } from '../ids';
+import { openSecret, sealSecret } from '../domain/secret-box';
 import { isoRequired } from './rows';
 
 const SHOWN = ['name', 'created_at', 'updated_at'] as const;
@@ -16,7 +17,11 @@ function shown(row: { name: string; created_at: string | Date; updated_at: strin
  * `values`, read when a run starts; every other answer holds the names and times.
  */
 export class ScriptSecretRepository {
-  constructor(private readonly db: Queryable) {}
+  constructor(
+    private readonly db: Queryable,
+    /** What values are sealed with at rest (domain/secret-box.ts). */
+    private readonly key: Buffer | null,
+  ) {}
 
   /** The script's secrets by name, without their values. */
   async list(scriptId: string): Promise<ScriptSecret[]> {
@@ -36,7 +41,7 @@ export class ScriptSecretRepository {
       .select(['name', 'value'])
       .where('script_id', '=', scriptId)
       .execute();
-    return Object.fromEntries(rows.map((row) => [row.name, row.value]));
+    return Object.fromEntries(rows.map((row) => [row.name, openSecret(this.key, row.value)]));
   }
 
   /**
@@ -48,7 +53,7 @@ export class ScriptSecretRepository {
   async put(
     scriptId: string,
     name: string,
-    value: string,
+    plain: string,
     at: Date,
   ): Promise<{ secret: ScriptSecret; created: boolean } | null> {
     return transact(this.db, async (tx) => {
@@ -58,6 +63,7 @@ export class ScriptSecretRepository {
       ).executeTakeFirst();
       if (!script) return null;
       const now = at.toISOString();
+      const value = sealSecret(this.key, plain);
       const replaced = await tx.kysely
         .updateTable('script_secrets')
         .set({ value, updated_at: now })

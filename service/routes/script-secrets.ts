@@ -22,7 +22,7 @@ const scriptNotFound = (id: string) => notFound(`script ${id}`);
 /** A script's named secrets (docs/scripts.md#secrets): values are written, never answered. */
 export function scriptSecretRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const scripts = new ScriptRepository(ctx.db);
-  const secrets = new ScriptSecretRepository(ctx.db);
+  const secrets = new ScriptSecretRepository(ctx.db, ctx.config.secretsKey);
 
   return async (app) => {
     app.get(

@@ -228,7 +228,7 @@ export class ScriptRunner {
     const fed = script.flow_id ? await flows.get(script.flow_id) : null;
     const previous = fed ? ((await flows.readData(fed.tag)) ?? {}) : {};
     // Read for this run alone: a secret set or deleted meanwhile counts from the next run.
-    const values = await new ScriptSecretRepository(ctx.db).values(script.id);
+    const values = await new ScriptSecretRepository(ctx.db, ctx.config.secretsKey).values(script.id);
     const mask = new SecretMask(Object.values(values));
 
     const startedAt = ctx.clock.now();

@@ -9,6 +9,7 @@ import { ensureToken } from '../../service/bootstrap';
 import type { ServiceContext } from '../../service/context';
 import type { Database } from '../../service/db/database';
 import { openStore } from '../../service/db/open';
+import { secretsKey } from '../../service/domain/secret-box';
 import { generatePassword } from '../../service/domain/passwords';
 import { stopService } from '../../service/graceful-exit';
 import { DeviceRepository } from '../../service/repositories/devices';
@@ -106,7 +107,10 @@ export async function startEmbeddedService(options: {
     const app = await buildApp({
       db,
       logger: { level: 'error' },
-      config: { mediaDir: join(dataDir, 'store', 'media') },
+      config: {
+        mediaDir: join(dataDir, 'store', 'media'),
+        secretsKey: await secretsKey({ dataDir: join(dataDir, 'store') }),
+      },
     });
     const seeder = options.seeder === undefined ? seedDemo : options.seeder;
     if (seeder) await seeder(app.wallboard, { deviceTag });
