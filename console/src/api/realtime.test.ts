@@ -117,6 +117,17 @@ describe("the console's live connection", () => {
     stop();
   });
 
+  it('connects again when the service cuts it (a role changed), and refetches everything', async () => {
+    const queries = await cached();
+    const { states, stop } = watching(queries);
+    await vi.waitFor(() => expect(states).toEqual(['live']));
+    for (const queryKey of KEYS) await queries.refetchQueries({ queryKey });
+    io.disconnectSockets(true);
+    await vi.waitFor(() => expect(states).toEqual(['live', 'connecting', 'live']), { timeout: 5000 });
+    expect(stale(queries)).toHaveLength(KEYS.length);
+    stop();
+  });
+
   it('closes the connection when stopped: the service sees the console leave, and nothing more is said', async () => {
     const queries = await cached();
     const { states, stop } = watching(queries);

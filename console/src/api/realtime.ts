@@ -34,7 +34,13 @@ export function watchService(queries: QueryClient, onConnection: (state: Connect
       void queries.invalidateQueries();
     });
   });
-  socket.on('disconnect', () => onConnection('connecting'));
+  socket.on('disconnect', (reason) => {
+    onConnection('connecting');
+    // The service cut it (a change of the user's role or groups, or the session's end), and
+    // socket.io does not come back on its own then: connect again, seeing what is now allowed;
+    // an ended session is refused, and its requests lead to the sign-in page.
+    if (reason === 'io server disconnect') socket.connect();
+  });
   socket.on('connect_error', () => onConnection('offline'));
   socket.on('notice', (raw: unknown) => {
     const notice = operatorNoticeSchema.safeParse(raw);
