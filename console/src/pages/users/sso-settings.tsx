@@ -14,7 +14,6 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { z } from 'zod';
 import { groupSchema } from '../../../../src/shared/group';
 import { ssoConfigSchema, type SsoConfig, type SsoConfigSave } from '../../../../src/shared/sso';
@@ -22,6 +21,7 @@ import { USER_ROLES, type UserRole } from '../../../../src/shared/user';
 import { api, ApiError, send } from '../../api/client';
 import { confirmAction } from '../../ui/confirm';
 import { ErrorAlert } from '../../ui/error-panel';
+import { Loading } from '../../ui/loading';
 import { fieldErrorsOf } from '../../ui/form';
 import { tell } from '../../ui/notify';
 import { useUser } from '../../session/session';
@@ -104,31 +104,45 @@ export function SsoSettings() {
   return useUser().role === 'admin' ? <SsoForm /> : null;
 }
 
+/**
+ * The form once the settings are read, so that what the operator types is never replaced by an
+ * answer arriving after it; a save or removal sets the form from what the service kept.
+ */
 function SsoForm() {
+  const sso = useQuery({ queryKey: SSO_KEY, queryFn: readSso });
+  if (sso.isPending) return <Loading label="Loading the single sign-on settings" />;
+  return <SsoEditor />;
+}
+
+function SsoEditor() {
   const queries = useQueryClient();
   const sso = useQuery({ queryKey: SSO_KEY, queryFn: readSso });
   const groups = useQuery({ queryKey: ['groups'], queryFn: () => api(z.array(groupSchema), '/groups') });
-  const form = useForm<Values>({ mode: 'controlled', initialValues: EMPTY });
-  const { setValues, resetDirty } = form;
-  useEffect(() => {
-    if (sso.data === undefined) return;
-    const values = sso.data ? valuesOf(sso.data) : EMPTY;
-    setValues(values);
-    resetDirty(values);
-  }, [sso.data, setValues, resetDirty]);
+  const form = useForm<Values>({
+    mode: 'controlled',
+    initialValues: sso.data ? valuesOf(sso.data) : EMPTY,
+  });
+  const showKept = (values: Values) => {
+    form.setValues(values);
+    form.resetDirty(values);
+  };
 
   const save = useMutation({
     mutationFn: (values: Values) =>
       api(ssoConfigSchema, '/account/sso', { method: 'PUT', body: bodyOf(values) }),
     onSuccess: (saved) => {
       queries.setQueryData(SSO_KEY, saved);
+      showKept(valuesOf(saved));
       tell('Single sign-on saved');
     },
     onError: (error) => form.setErrors(fieldErrorsOf(error)),
   });
   const remove = useMutation({
     mutationFn: () => send('/account/sso', { method: 'DELETE' }),
-    onSuccess: () => queries.setQueryData(SSO_KEY, null),
+    onSuccess: () => {
+      queries.setQueryData(SSO_KEY, null);
+      showKept(EMPTY);
+    },
   });
   const askRemove = async () => {
     const sure = await confirmAction({
