@@ -1,3 +1,4 @@
+import { flushSync } from 'react-dom';
 import { vi } from 'vitest';
 import { render } from 'vitest-browser-react';
 import { boardExportSchema, type BoardExport } from '../../../src/shared/board-export';
@@ -112,8 +113,15 @@ export class FakeBridge implements WallboardBridge {
     return Promise.resolve({ shown: this.nativeWebPages && request.url !== null });
   }
 
+  /**
+   * Delivers a message and lets React commit what it causes (effects included) at once, at the
+   * fake clock's present: a play's end or a state's start is then stamped at the instant the test
+   * meant, not whenever a loaded machine got round to React's next task.
+   */
   emit(message: BridgeMessage): void {
-    for (const listener of [...this.listeners]) listener(message);
+    flushSync(() => {
+      for (const listener of [...this.listeners]) listener(message);
+    });
   }
 
   logText(): string {
