@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Script, ScriptRun } from '../src/shared/script';
+import type { ScriptRun } from '../src/shared/script';
 import type { ScriptSecret } from '../src/shared/script-secret';
 import { parseHttpAllow } from './scripts/destinations';
 import { startTestService, type TestService } from './test-support';
+import { scriptCalls } from './testing/script-calls';
 
 // The value has characters that JSON, URLs and base64 each write differently; its middle is
 // what the search looks for in every form, so that a part of it is found too.
@@ -55,17 +56,7 @@ afterAll(async () => {
   api.close();
 });
 
-async function createScript(body: Record<string, unknown>): Promise<Script> {
-  const response = await service.call('POST', '/scripts', { interval: '1h', enabled: false, ...body });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json();
-}
-
-async function runNow(id: string): Promise<ScriptRun> {
-  const response = await service.call('POST', `/scripts/${id}/run`);
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json();
-}
+const { createScript, runNow } = scriptCalls(() => service);
 
 const put = (id: string, name: string, body: unknown) =>
   service.call('PUT', `/scripts/${id}/secrets/${name}`, body);

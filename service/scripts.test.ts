@@ -10,6 +10,7 @@ import {
   startTestService,
   type TestService,
 } from './test-support';
+import { scriptCalls } from './testing/script-calls';
 
 let service: TestService;
 let readonly: string;
@@ -27,17 +28,7 @@ async function createFlow(tag: string, variant: string, extra: Record<string, un
   return response.json();
 }
 
-async function createScript(body: Record<string, unknown>): Promise<Script> {
-  const response = await service.call('POST', '/scripts', { interval: '1h', enabled: false, ...body });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json();
-}
-
-async function runNow(id: string): Promise<ScriptRun> {
-  const response = await service.call('POST', `/scripts/${id}/run`);
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json();
-}
+const { createScript, runNow } = scriptCalls(() => service);
 
 async function flow(id: string): Promise<Flow> {
   return (await service.call('GET', `/flows/${id}`)).json();

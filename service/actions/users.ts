@@ -180,6 +180,8 @@ export async function removeUser(ctx: ServiceContext, id: string): Promise<boole
 
 export interface SignedIn {
   user: User;
+  /** The user's account, where its sign-in is recorded. */
+  accountId: string;
   /** The cookie's value: the session's secret, kept only as a hash. */
   secret: string;
   maxAgeSeconds: number;
@@ -243,7 +245,7 @@ export async function openSession(ctx: ServiceContext, user: StoredUser): Promis
     now,
     expiresAt: new Date(now.getTime() + SESSION_MAX_MS),
   });
-  return { user: publicUser(user), secret, maxAgeSeconds: SESSION_MAX_MS / 1000 };
+  return { user: publicUser(user), accountId: user.account_id, secret, maxAgeSeconds: SESSION_MAX_MS / 1000 };
 }
 
 /** The live session of `secret`, or null (unknown, idle too long, or past its end). */

@@ -1,6 +1,7 @@
 // Sign-ins, failed sign-ins and sign-outs in the audit trail (docs/audit.md): a session is no
 // account's table and no actor runs a sign-in, so the session routes record them here.
 import { DEFAULT_ACCOUNT_ID } from '../accounts/scope';
+import type { SignedIn } from '../actions/users';
 import type { Queryable } from '../db/database';
 import { hashSecret } from '../http/auth';
 import { SessionRepository } from '../repositories/sessions';
@@ -10,14 +11,30 @@ import { recordAudit } from './record';
 /** How a session was opened: by password, by a sign-in link's code, by single sign-on. */
 export type SignInMethod = 'password' | 'code' | 'sso';
 
-/**
- * Records a sign-in (after the session is opened) or a sign-out (before it is ended) of the
- * session whose cookie holds `secret`, as its user, in the user's account.
- */
-export async function recordSessionAudit(
+/** Records the sign-in that just opened a session, as its user, in the user's account. */
+export async function recordSignIn(
+  db: Queryable,
+  signedIn: SignedIn,
+  method: SignInMethod,
+  address: string | null,
+  at: Date,
+): Promise<void> {
+  const { user, accountId } = signedIn;
+  await recordAudit(db, {
+    actor: { kind: 'user', id: user.id, name: user.login, address },
+    account: accountId,
+    resource: 'session',
+    resourceId: user.id,
+    action: 'sign-in',
+    after: { method },
+    at,
+  });
+}
+
+/** Records a sign-out (before its session is ended) of the session whose cookie holds `secret`. */
+export async function recordSignOut(
   db: Queryable,
   secret: string,
-  what: { action: 'sign-in'; method: SignInMethod } | { action: 'sign-out' },
   address: string | null,
   at: Date,
 ): Promise<void> {
@@ -28,8 +45,7 @@ export async function recordSessionAudit(
     account: session.account_id,
     resource: 'session',
     resourceId: session.user_id,
-    action: what.action,
-    after: what.action === 'sign-in' ? { method: what.method } : null,
+    action: 'sign-out',
     at,
   });
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { apiErrorSchema } from '../../src/shared/api-error';
 import { userSchema } from '../../src/shared/user';
 import { signInWithCode } from '../actions/sign-in-codes';
-import { recordFailedSignIn, recordSessionAudit } from '../audit/sign-ins';
+import { recordFailedSignIn, recordSignIn, recordSignOut } from '../audit/sign-ins';
 import { sessionOf, signIn, signOut } from '../actions/users';
 import type { ServiceContext } from '../context';
 import { conflict } from '../domain/errors';
@@ -103,13 +103,7 @@ export function sessionRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         // The owner, back at the right password, starts afresh from where it typed it wrong.
         if (pairKey !== null) byLoginAndAddress.forget(pairKey);
         const method = 'code' in body ? 'code' : 'password';
-        await recordSessionAudit(
-          ctx.db,
-          signedIn.secret,
-          { action: 'sign-in', method },
-          request.ip,
-          ctx.clock.now(),
-        );
+        await recordSignIn(ctx.db, signedIn, method, request.ip, ctx.clock.now());
         setSessionCookie(request, reply, signedIn.secret, signedIn.maxAgeSeconds);
         // The user as its schema names it: answers leave unchecked in production (http/answers.ts).
         const { id, login, role, groups, sso } = signedIn.user;
@@ -149,7 +143,7 @@ export function sessionRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         const secret = sessionSecret(request);
         if (secret) {
           checkCsrf(request);
-          await recordSessionAudit(ctx.db, secret, { action: 'sign-out' }, request.ip, ctx.clock.now());
+          await recordSignOut(ctx.db, secret, request.ip, ctx.clock.now());
           await signOut(ctx, secret);
         }
         clearSessionCookie(request, reply);

@@ -6,7 +6,7 @@ import { ssoConfigSaveSchema, ssoConfigSchema, ssoOptionsSchema, type SsoError }
 import { DEFAULT_ACCOUNT_ID, withAccount } from '../accounts/scope';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
-import { recordSessionAudit } from '../audit/sign-ins';
+import { recordSignIn } from '../audit/sign-ins';
 import { RateLimited } from '../http/errors';
 import { clientNetwork, KeyedLimiter, type Rate } from '../http/rate-limit';
 import { setSessionCookie } from '../http/session-cookie';
@@ -169,14 +169,7 @@ export function ssoRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
         reply.clearCookie(FLOW_COOKIE, flowCookieOptions(request));
         try {
           const signedIn = await finishSsoSignIn(ctx, request.cookies[FLOW_COOKIE] ?? null, current);
-          const now = ctx.clock.now();
-          await recordSessionAudit(
-            ctx.db,
-            signedIn.secret,
-            { action: 'sign-in', method: 'sso' },
-            request.ip,
-            now,
-          );
+          await recordSignIn(ctx.db, signedIn, 'sso', request.ip, ctx.clock.now());
           setSessionCookie(request, reply, signedIn.secret, signedIn.maxAgeSeconds);
           return reply.redirect(CONSOLE_BASE);
         } catch (error) {

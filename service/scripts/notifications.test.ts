@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Flow } from '../../src/shared/flow';
-import type { Script, ScriptRun } from '../../src/shared/script';
 import {
   eventsAfter as loggedAfter,
   lastEventId as lastLoggedId,
   startTestService,
   type TestService,
 } from '../test-support';
+import { scriptCalls } from '../testing/script-calls';
 
 let service: TestService;
 beforeAll(async () => {
@@ -20,17 +20,7 @@ async function createFlow(tag: string, variant: string): Promise<Flow> {
   return response.json();
 }
 
-async function createScript(body: Record<string, unknown>): Promise<Script> {
-  const response = await service.call('POST', '/scripts', { interval: '1h', enabled: false, ...body });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json();
-}
-
-async function runNow(id: string): Promise<ScriptRun> {
-  const response = await service.call('POST', `/scripts/${id}/run`);
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json();
-}
+const { createScript, runNow } = scriptCalls(() => service);
 
 const lastEventId = () => lastLoggedId(service.db);
 const eventsAfter = (mark: number) => loggedAfter(service.db, mark);
