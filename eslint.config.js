@@ -109,7 +109,7 @@ const ROOMS = {
     files: ['src/main/**'],
     imports: ['**/src/main/**', '**/main/*'],
     may: ['agent', 'shared', 'node'],
-    packages: ['electron', 'electron-store', 'zod'],
+    packages: ['electron', 'electron-store', 'electron-updater', 'zod'],
   },
   webPlayer: {
     files: ['src/web-player/**'],
@@ -171,6 +171,8 @@ const ROOMS = {
       'rss-parser',
       'socket.io',
       'undici',
+      // The shell releases' feeds, as electron-builder writes them (service/domain/release-manifests.ts).
+      'yaml',
       'zod',
     ],
   },

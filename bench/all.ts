@@ -35,6 +35,7 @@ const SHORT: Record<string, string[]> = {
   tenants: ['--seconds', '8'],
   media: ['--seconds', '2', '--concurrency', '16,64'],
   'data-sources': ['--seconds', '20'],
+  sync: ['--switches', '20', '--wall-minutes', '1'],
 };
 
 interface Variant {

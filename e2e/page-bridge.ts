@@ -36,6 +36,7 @@ export function installPageBridge(initial: PlayerState | null): void {
     screenshotTaken: () => undefined,
     checkFraming: ({ url }) => Promise.resolve({ url, verdict: 'allowed' as const, detail: '' }),
     showWebPage: () => Promise.resolve({ shown: false }),
+    serviceTime: () => Promise.resolve({ now: null }),
     log: (entry) => logs.push(`${entry.level}: ${entry.message}`),
   };
 }

@@ -42,6 +42,9 @@ class FakeHost implements BridgeHost {
   showWebPage(): { shown: boolean } {
     return { shown: false };
   }
+  serviceTime(): { now: number | null } {
+    return { now: null };
+  }
   emit(message: BridgeMessage): void {
     for (const listener of this.listeners) listener(message);
   }

@@ -1,4 +1,5 @@
 import type { InjectOptions } from 'fastify';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toContentSave, type BoardContent } from '../src/shared/board-content';
 import { sampleHeartbeat } from '../src/shared/testing/device-fixtures';
@@ -51,6 +52,7 @@ const LISTS = [
   '/devices',
   '/playlists',
   '/groups',
+  '/sync-groups',
   '/media',
   '/scripts',
   '/alert-destinations',
@@ -65,6 +67,8 @@ const LISTS = [
   '/plays/totals',
   '/audit',
   '/audit.csv',
+  '/releases',
+  '/rollouts',
 ];
 
 /**
@@ -90,7 +94,10 @@ const CREATES = [
   'POST /pairings/claim',
   'POST /playlists',
   'POST /groups',
+  'POST /sync-groups',
   'POST /media',
+  'POST /releases',
+  'POST /rollouts',
   'POST /scripts',
   'POST /alert-destinations',
   'POST /alert-rules',
@@ -141,12 +148,16 @@ const BODIES: Record<string, unknown> = {
   'PATCH /playlists/{id}': { name: 'Taken' },
   'PATCH /media/{id}': { name: 'Taken' },
   'PATCH /groups/{id}': { name: 'Taken' },
+  'PATCH /sync-groups/{id}': { name: 'Taken' },
+  'PUT /sync-groups/{id}/screens/{tag}': {},
   'PATCH /scripts/{id}': { name: 'Taken' },
   'POST /scripts/{id}/run': {},
   'PUT /scripts/{id}/secrets/{name}': { value: 'a-value-of-account-b' },
   'PATCH /data-sources/{id}': { name: 'Taken' },
   'POST /data-sources/{id}/test': { query: 'rows' },
   'PATCH /data-bindings/{id}': { query: 'rows' },
+  'PATCH /rollouts/{id}': { percentage: 50 },
+  'POST /devices/{tag}/update-reports': { kind: 'web', version: '1.0.0', outcome: 'installed' },
 };
 
 /** Which of A's resources an `{id}` names, by the path before it. */
@@ -160,6 +171,7 @@ const ID_OF: [RegExp, string][] = [
   [/^\/widgets\//, 'widget'],
   [/^\/playlists\//, 'playlist'],
   [/^\/groups\//, 'group'],
+  [/^\/sync-groups\//, 'syncGroup'],
   [/^\/media\//, 'media'],
   [/^\/scripts\//, 'script'],
   [/^\/alert-destinations\//, 'alertDestination'],
@@ -169,6 +181,8 @@ const ID_OF: [RegExp, string][] = [
   [/^\/data-sources\//, 'dataSource'],
   [/^\/data-bindings\//, 'dataBinding'],
   [/^\/devices\/\{tag\}\/commands\//, 'command'],
+  [/^\/releases\//, 'release'],
+  [/^\/rollouts\//, 'rollout'],
 ];
 
 /** The name of A's script's secret: a `{name}` of the secrets' routes. */
@@ -181,6 +195,9 @@ function concrete(path: string): string {
     .replace('{flow_tag}', ours.flowTag!)
     .replace('{widget_id}', ours.widget!)
     .replace('{name}', A_SECRET)
+    .replace('{kind}', 'web')
+    .replace('{release_id}', ours.release!)
+    .replace('{*}', 'index.html')
     .replace('{id}', () => ours[ID_OF.find(([pattern]) => pattern.test(path))?.[1] ?? 'none'] ?? 'none');
 }
 
@@ -219,6 +236,9 @@ beforeAll(async () => {
   ours.group = (await made('/groups', { name: 'A floor' })).id;
   ours.deviceTag = 'a-screen';
   await made('/devices', { tag: 'a-screen', playlist_id: ours.playlist, group_id: ours.group });
+  ours.syncGroup = (await made('/sync-groups', { name: 'A wall' })).id;
+  const joined = await service.call('PUT', `/sync-groups/${ours.syncGroup}/screens/a-screen`, {});
+  expect(joined.statusCode, joined.body).toBe(200);
   await service.call('POST', '/devices/a-screen/heartbeat', sampleHeartbeat('board'));
   ours.command = (await made('/devices/a-screen/commands', { type: 'identify' })).id;
   // A play in the default range of GET /plays (the last day): B's /plays and totals hold none of it.
@@ -279,6 +299,29 @@ beforeAll(async () => {
     payload: body.payload,
   });
   ours.media = media.json<{ id: string }>().id;
+  // A's player release, pinned on A's screen and rolled out to all of A's screens.
+  const page = Buffer.from('<!doctype html><title>A</title>');
+  const manifest = JSON.stringify({
+    version: '1.0.0',
+    files: [
+      { name: 'index.html', size: page.length, sha512: createHash('sha512').update(page).digest('base64') },
+    ],
+  });
+  const release = multipart([
+    { name: 'kind', content: 'web' },
+    { name: 'file', filename: 'index.html', content: page },
+    { name: 'file', filename: 'release.json', content: manifest },
+  ]);
+  const released = await service.app.inject({
+    method: 'POST',
+    url: '/releases',
+    headers: { ...release.headers, authorization: `Bearer ${ADMIN_SECRET}` },
+    payload: release.payload,
+  });
+  ours.release = released.json<{ id: string }>().id;
+  await service.call('PUT', '/devices/a-screen/release-pins/web', { release_id: ours.release });
+  ours.rollout = (await made('/rollouts', { release_id: ours.release, percentage: 100 })).id;
+  BODIES['PUT /devices/{tag}/release-pins/{kind}'] = { release_id: ours.release };
   // A's board's content as A would save it again: a valid body for B's attempt to replace it.
   const content = (await service.call('GET', `/boards/${ours.board}/content`)).json<BoardContent>();
   BODIES['PUT /boards/{id}/content'] = toContentSave(content);

@@ -38,9 +38,11 @@ import { deviceHistoryRoutes } from './routes/device-history';
 import { deviceRoutes } from './routes/devices';
 import { flowRoutes } from './routes/flows';
 import { groupRoutes } from './routes/groups';
+import { syncGroupRoutes } from './routes/sync-groups';
 import { healthRoutes } from './routes/health';
 import { mapTileRoutes } from './routes/map-tiles';
 import { mediaRoutes } from './routes/media';
+import { releaseRoutes } from './routes/releases';
 import { metricRoutes } from './routes/metrics';
 import { notificationRoutes } from './routes/notifications';
 import { pairingRoutes } from './routes/pairings';
@@ -124,12 +126,14 @@ const ROUTES = [
   playReportRoutes,
   playlistRoutes,
   groupRoutes,
+  syncGroupRoutes,
   alertRoutes,
   overrideRoutes,
   capFeedRoutes,
   dataSourceRoutes,
   auditRoutes,
   mediaRoutes,
+  releaseRoutes,
   scriptRoutes,
   scriptSecretRoutes,
   webOptionsRoutes,

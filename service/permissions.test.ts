@@ -1,4 +1,5 @@
 import type { InjectOptions } from 'fastify';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toContentSave, type BoardContent } from '../src/shared/board-content';
 import { sampleHeartbeat } from '../src/shared/testing/device-fixtures';
@@ -56,6 +57,7 @@ interface World {
   command: string;
   override: string;
   notification: string;
+  syncGroup: string;
 }
 
 /** What each path parameter names, by the path before it: a world's resource, or one of no group. */
@@ -76,10 +78,13 @@ function concrete(path: string, world: World, shared: Record<string, string>): s
     [/^\/alert-rules\//, shared.alertRule!],
     [/^\/overrides\//, world.override],
     [/^\/cap-feeds\//, shared.capFeed!],
+    [/^\/sync-groups\//, world.syncGroup],
     [/^\/data-sources\//, world.dataSource],
     [/^\/data-bindings\//, world.dataBinding],
     [/^\/devices\/\{tag\}\/commands\//, world.command],
     [/^\/audit\//, 'nothing'],
+    [/^\/releases\//, shared.release!],
+    [/^\/rollouts\//, shared.rollout!],
   ];
   return path
     .replace('{tag}', path.startsWith('/flows') ? world.flowTag : world.tag)
@@ -88,6 +93,9 @@ function concrete(path: string, world: World, shared: Record<string, string>): s
     .replace('{widget_id}', world.widget)
     .replace('{template}', 'operations-status')
     .replace('{name}', 'API_KEY')
+    .replace('{kind}', 'web')
+    .replace('{release_id}', shared.release!)
+    .replace('{*}', 'index.html')
     .replace('{id}', () => {
       const found = idOf.find(([pattern]) => pattern.test(path));
       if (!found) throw new Error(`${path}: the matrix has no resource for its {id}: add one`);
@@ -99,7 +107,7 @@ function concrete(path: string, world: World, shared: Record<string, string>): s
  * Paths whose resource is a screen, a group, or an override aimed at them: another group's is not
  * found (404) by anyone kept to one.
  */
-const SCREEN_PATH = /^\/(devices|groups|overrides)\/\{/;
+const SCREEN_PATH = /^\/(devices|groups|overrides)\/\{|^\/sync-groups\/\{id\}\/screens\/\{/;
 /** A script of content another group's screens show: its code is not read (404) by anyone kept. */
 const SCRIPT_PATH = /^\/scripts\/\{/;
 /**
@@ -107,7 +115,7 @@ const SCRIPT_PATH = /^\/scripts\/\{/;
  * copy is the caller's, and a data source's test query changes nothing.
  */
 const CONTENT_PATH =
-  /^\/(boards|widgets|flows|channels|notifications|playlists|media|scripts|data-bindings|data-sources)\/\{(?!.*\/(test|duplicate)$)/;
+  /^\/(boards|widgets|flows|channels|notifications|playlists|media|scripts|data-bindings|data-sources|sync-groups)\/\{(?!.*\/(test|duplicate)$)/;
 
 let service: TestService;
 const inside = {} as World;
@@ -191,6 +199,8 @@ async function world(name: string, into: World): Promise<void> {
     payload: solidPng(4, 4),
   });
   into.command = (await made(`/devices/${into.tag}/commands`, { type: 'identify' })).id;
+  into.syncGroup = (await made('/sync-groups', { name: `${name} wall` })).id;
+  await service.call('PUT', `/sync-groups/${into.syncGroup}/screens/${into.tag}`, {});
   into.script = (
     await made('/scripts', { name, code: 'return 1', interval: '1h', enabled: false, flow_id: into.flow })
   ).id;
@@ -275,6 +285,36 @@ async function ask(who: string, op: Operation, world: World) {
   });
 }
 
+/** A web player release, pinned on both worlds' screens and rolled out to every screen. */
+async function playerRelease(): Promise<void> {
+  const page = Buffer.from('<!doctype html><title>Player</title>');
+  const sha512 = createHash('sha512').update(page).digest('base64');
+  const manifest = JSON.stringify({
+    version: '1.0.0',
+    files: [{ name: 'index.html', size: page.length, sha512 }],
+  });
+  const upload = multipart([
+    { name: 'kind', content: 'web' },
+    { name: 'file', filename: 'index.html', content: page },
+    { name: 'file', filename: 'release.json', content: manifest },
+  ]);
+  const release = await service.app.inject({
+    method: 'POST',
+    url: '/releases',
+    headers: { ...upload.headers, authorization: `Bearer ${ADMIN_SECRET}` },
+    payload: upload.payload,
+  });
+  expect(release.statusCode, release.body).toBe(201);
+  shared.release = release.json<{ id: string }>().id;
+  for (const tag of [inside.tag, outside.tag]) {
+    const pinned = await service.call('PUT', `/devices/${tag}/release-pins/web`, {
+      release_id: shared.release,
+    });
+    expect(pinned.statusCode, pinned.body).toBe(200);
+  }
+  shared.rollout = (await made('/rollouts', { release_id: shared.release, percentage: 100 })).id;
+}
+
 beforeAll(async () => {
   service = await startTestService({ clock: new FakeClock('2026-11-24T08:00:00.000Z') });
   await world('inside', inside);
@@ -310,6 +350,7 @@ beforeAll(async () => {
   shared.capFeed = (
     await made('/cap-feeds', { url: 'https://alerts.example/cap.xml', target: { group_id: inside.group } })
   ).id;
+  await playerRelease();
   for (const role of USER_ROLES) {
     callers[role] = await signIn(`whole-${role}`, role, []);
     if (role !== 'admin') callers[`${role}@group`] = await signIn(`kept-${role}`, role, [inside.group]);

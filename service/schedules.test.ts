@@ -91,6 +91,8 @@ describe("a screen's settings", () => {
       },
       // No emergency override reaches it (overrides.test.ts).
       override: null,
+      release: { shell: null, web: null },
+      sync: null,
     });
 
     await ok('PATCH', '/devices/prec', { playlist_id: 'p1', rotation: null, time_zone: 'UTC' });
@@ -126,6 +128,8 @@ describe("a screen's settings", () => {
       playlist_ids: ['p1'],
       web: DEFAULT_WEB,
       override: null,
+      release: { shell: null, web: null },
+      sync: null,
     });
     // /playlist answers the screen's own playlist, else its group's, for clients that know no schedules.
     await ok('PATCH', '/devices/prec', { group_id: group.id, playlist_id: null });

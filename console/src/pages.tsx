@@ -3,6 +3,8 @@ import {
   faBell,
   faChartColumn,
   faClockRotateLeft,
+  faClone,
+  faCloudArrowUp,
   faCode,
   faDatabase,
   faDiagramProject,
@@ -51,6 +53,12 @@ export const PAGES: readonly Page[] = [
     area: 'publishing',
   },
   { path: 'groups/:id', component: lazy(() => import('./pages/group-page')), area: 'publishing' },
+  {
+    path: 'sync-groups',
+    component: lazy(() => import('./pages/sync-groups-page')),
+    nav: { label: 'Sync groups', icon: faClone },
+    area: 'publishing',
+  },
   {
     path: 'playlists',
     component: lazy(() => import('./pages/playlists-page')),
@@ -125,6 +133,11 @@ export const PAGES: readonly Page[] = [
     path: 'data-sources/:id',
     component: lazy(() => import('./pages/data-sources/source-page')),
     area: 'content',
+  },
+  {
+    path: 'releases',
+    component: lazy(() => import('./pages/releases/releases-page')),
+    nav: { label: 'Player releases', icon: faCloudArrowUp },
   },
   {
     path: 'tokens',

@@ -9,10 +9,17 @@ declare global {
   }
 }
 
-/** The web player's bridge socket beside the page, or null for a page not served over HTTP(S). */
-export function webSocketBridgeUrl(location: Pick<Location, 'protocol' | 'host'>): string | null {
-  if (location.protocol === 'http:') return `ws://${location.host}${WEB_BRIDGE_PATH}`;
-  if (location.protocol === 'https:') return `wss://${location.host}${WEB_BRIDGE_PATH}`;
+/**
+ * The web player's bridge socket beside the page, or null for a page not served over HTTP(S). It
+ * names the page's path (`?page=`): while the player swaps versions two pages are connected, and
+ * the server tells the version on trial from the one on screen by it (docs/updates.md).
+ */
+export function webSocketBridgeUrl(
+  location: Pick<Location, 'protocol' | 'host' | 'pathname'>,
+): string | null {
+  const page = `?page=${encodeURIComponent(location.pathname)}`;
+  if (location.protocol === 'http:') return `ws://${location.host}${WEB_BRIDGE_PATH}${page}`;
+  if (location.protocol === 'https:') return `wss://${location.host}${WEB_BRIDGE_PATH}${page}`;
   return null;
 }
 

@@ -71,6 +71,15 @@ export const ACCOUNT_TABLES: ReadonlySet<string> = new Set([
   'audit_log',
   'script_secrets',
   'account_sso',
+  // Migration 27 (player releases).
+  'releases',
+  'release_files',
+  'rollouts',
+  'release_pins',
+  'update_reports',
+  // Migration 28 (sync groups and walls).
+  'sync_groups',
+  'sync_group_members',
 ]);
 
 const ACCOUNT_COLUMN = 'account_id';

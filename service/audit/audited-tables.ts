@@ -49,6 +49,13 @@ export const AUDITED_TABLES: Readonly<Record<string, AuditedTable>> = {
   notifications: { key: ['id'] },
   commands: { key: ['id'] },
   account_sso: { key: ['account_id'], secret: ['client_secret'] },
+  // Player releases (docs/updates.md): `ready` flips once its files are kept, no one's choice.
+  releases: { key: ['id'], ignored: ['ready'] },
+  rollouts: { key: ['id'] },
+  release_pins: { key: ['device_tag', 'kind'] },
+  // Sync groups and walls (docs/sync.md).
+  sync_groups: { key: ['id'] },
+  sync_group_members: { key: ['device_id'] },
 };
 
 /** The columns no entry repeats: the account is the entry's own. */

@@ -25,6 +25,8 @@ import { rolesAndGroups } from './migrations/roles-and-groups';
 import { audit } from './migrations/audit';
 import { scriptSecrets } from './migrations/script-secrets';
 import { singleSignOn } from './migrations/single-sign-on';
+import { releases } from './migrations/releases';
+import { syncGroups } from './migrations/sync-groups';
 
 /**
  * Versioned schema migrations for both stores, applied in order, each once, each in its own
@@ -231,4 +233,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 24, name: 'audit', up: audit },
   { version: 25, name: 'script-secrets', up: scriptSecrets },
   { version: 26, name: 'single-sign-on', up: singleSignOn },
+  { version: 27, name: 'releases', up: releases },
+  { version: 28, name: 'sync-groups', up: syncGroups },
 ];

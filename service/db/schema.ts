@@ -598,6 +598,87 @@ export interface SsoFlowsTable {
   expires_at: Timestamp;
 }
 
+/** A player release (migration 27, docs/updates.md); listed and offered once `ready`. */
+export interface ReleasesTable {
+  id: string;
+  kind: 'shell' | 'web';
+  channel: 'stable' | 'beta';
+  version: string;
+  notes: string;
+  ready: DefaultFlag;
+  created_at: Timestamp;
+  account_id: AccountColumn;
+}
+
+/** A file of a release; its bytes are the media storage's, by `sha256` (migration 27). */
+export interface ReleaseFilesTable {
+  release_id: string;
+  name: string;
+  size: number;
+  /** base64, as electron-builder writes it. */
+  sha512: string;
+  /** hex: the media storage's key of the bytes. */
+  sha256: string;
+  account_id: AccountColumn;
+}
+
+/** A release offered to groups (`group_ids`, JSON) or to a percentage of screens (migration 27). */
+export interface RolloutsTable {
+  id: string;
+  release_id: string;
+  kind: 'shell' | 'web';
+  group_ids: string | null;
+  percentage: number | null;
+  created_at: Timestamp;
+  rolled_back_at: NullableTimestamp;
+  account_id: AccountColumn;
+}
+
+/** A screen held to a release of a kind (migration 27). */
+export interface ReleasePinsTable {
+  device_tag: string;
+  kind: 'shell' | 'web';
+  release_id: string;
+  created_at: Timestamp;
+  account_id: AccountColumn;
+}
+
+/** A screen's last update report per kind (migration 27). */
+export interface UpdateReportsTable {
+  device_tag: string;
+  kind: 'shell' | 'web';
+  version: string;
+  outcome: 'downloading' | 'installed' | 'failed' | 'rolled_back';
+  detail: string;
+  reported_at: Timestamp;
+  account_id: AccountColumn;
+}
+
+/** Sync groups (migration 28, docs/sync.md); the wall's columns all set, or none. */
+export interface SyncGroupsTable {
+  id: string;
+  name: string;
+  wall_columns: number | null;
+  wall_rows: number | null;
+  screen_width_mm: number | null;
+  screen_height_mm: number | null;
+  bezel_x_mm: number | null;
+  bezel_y_mm: number | null;
+  epoch: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  account_id: AccountColumn;
+}
+
+/** A screen's place in a sync group (migration 28): its cell of the wall, or none. */
+export interface SyncGroupMembersTable {
+  device_id: string;
+  sync_group_id: string;
+  wall_column: number | null;
+  wall_row: number | null;
+  account_id: AccountColumn;
+}
+
 export interface Schema {
   leases: LeasesTable;
   accounts: AccountsTable;
@@ -639,4 +720,11 @@ export interface Schema {
   script_secrets: ScriptSecretsTable;
   account_sso: AccountSsoTable;
   sso_flows: SsoFlowsTable;
+  releases: ReleasesTable;
+  release_files: ReleaseFilesTable;
+  rollouts: RolloutsTable;
+  release_pins: ReleasePinsTable;
+  update_reports: UpdateReportsTable;
+  sync_groups: SyncGroupsTable;
+  sync_group_members: SyncGroupMembersTable;
 }

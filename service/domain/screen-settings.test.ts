@@ -47,12 +47,14 @@ describe('resolveScreenSettings', () => {
       },
       playlist_ids: [],
     });
-    // The service adds its web options (service/domain/web-options.ts) and the override in force
-    // (none from an older service) when it answers.
+    // The service adds its web options (service/domain/web-options.ts), the override in force,
+    // the releases offered and the sync group (none from an older service) when it answers.
     expect(screenSettingsSchema.parse({ ...settings, web: WEB_OPTIONS_FALLBACK })).toEqual({
       ...settings,
       web: WEB_OPTIONS_FALLBACK,
       override: null,
+      release: { shell: null, web: null },
+      sync: null,
     });
   });
 

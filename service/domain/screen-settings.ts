@@ -4,10 +4,11 @@ import type { Schedule } from '../../src/shared/schedule';
 import type { ScheduledAt, ScreenSettings, SettingSource } from '../../src/shared/screen-settings';
 
 /**
- * A screen's settings resolved, without the service-wide web options (service/domain/web-options.ts)
- * and the override in force (repositories/overrides.ts), which the route adds.
+ * A screen's settings resolved, without the service-wide web options (service/domain/web-options.ts),
+ * the override in force (repositories/overrides.ts), the sync group (repositories/sync-groups.ts)
+ * and the player releases offered (repositories/release-offers.ts), which the route adds.
  */
-export type ResolvedSettings = Omit<ScreenSettings, 'web' | 'override'>;
+export type ResolvedSettings = Omit<ScreenSettings, 'web' | 'override' | 'sync' | 'release'>;
 
 /** A screen's or a group's own settings, each null when not set there. */
 export type OwnSettings = Pick<Group, 'playlist_id' | 'schedule' | 'power' | 'rotation' | 'time_zone'>;

@@ -112,6 +112,11 @@ export const ROUTE_AREAS: Readonly<Record<string, Area>> = Object.fromEntries([
     'PATCH /groups/:id',
     'POST /overrides',
     'DELETE /overrides/:id',
+    'POST /sync-groups',
+    'PATCH /sync-groups/:id',
+    'DELETE /sync-groups/:id',
+    'PUT /sync-groups/:id/screens/:tag',
+    'DELETE /sync-groups/:id/screens/:tag',
   ]),
   ...each('admin', [
     'POST /users',
@@ -138,5 +143,15 @@ export const ROUTE_AREAS: Readonly<Record<string, Area>> = Object.fromEntries([
     'DELETE /cap-feeds/:id',
     'PUT /account/sso',
     'DELETE /account/sso',
+    // Player releases (docs/updates.md): which software screens run is an admin's choice, and a
+    // rollout reaches screens of any group; a screen reports its updates as it does heartbeats.
+    'POST /releases',
+    'DELETE /releases/:id',
+    'POST /rollouts',
+    'PATCH /rollouts/:id',
+    'POST /rollouts/:id/rollback',
+    'PUT /devices/:tag/release-pins/:kind',
+    'DELETE /devices/:tag/release-pins/:kind',
+    'POST /devices/:tag/update-reports',
   ]),
 ]);

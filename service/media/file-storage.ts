@@ -23,10 +23,12 @@ const INCOMING = 'incoming';
  * `media/`), uploads received in `<dir>/incoming/` and renamed into place. SQLite has one process
  * per data folder (its lock), so keeping and removing a content are put in order per content in
  * memory: a removal checks the store once any keeping of the same content has recorded its row.
+ * The order is the process's, by the content's path, since the library and the player releases
+ * each open a storage on the same folder.
  */
-export class FileMediaStorage implements MediaStorage {
-  private readonly queues = new Map<string, Promise<unknown>>();
+const queues = new Map<string, Promise<unknown>>();
 
+export class FileMediaStorage implements MediaStorage {
   private constructor(
     private readonly db: Database,
     private readonly dir: string,
@@ -87,12 +89,13 @@ export class FileMediaStorage implements MediaStorage {
 
   /** Runs `work` after whatever runs for the same content. */
   private inOrder<T>(sha256: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(sha256) ?? Promise.resolve();
+    const key = this.pathOf(sha256);
+    const previous = queues.get(key) ?? Promise.resolve();
     const run = previous.catch(() => undefined).then(work);
     const settled = run.catch(() => undefined);
-    this.queues.set(sha256, settled);
+    queues.set(key, settled);
     void settled.then(() => {
-      if (this.queues.get(sha256) === settled) this.queues.delete(sha256);
+      if (queues.get(key) === settled) queues.delete(key);
     });
     return run;
   }

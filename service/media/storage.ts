@@ -39,11 +39,19 @@ export interface MediaStorage {
   close(): Promise<void>;
 }
 
-/** Whether any medium still names the content `sha256`. */
+/** Whether any medium, or any player release's file (docs/updates.md), still names the content `sha256`. */
 export async function isReferenced(db: Queryable, sha256: string): Promise<boolean> {
   // By any account: the same content uploaded by two accounts is kept once, for both.
   const row = await acrossAccounts(() =>
     db.kysely.selectFrom('media').select('id').where('sha256', '=', sha256).executeTakeFirst(),
   );
-  return row !== undefined;
+  if (row !== undefined) return true;
+  const file = await acrossAccounts(() =>
+    db.kysely
+      .selectFrom('release_files')
+      .select('release_id')
+      .where('sha256', '=', sha256)
+      .executeTakeFirst(),
+  );
+  return file !== undefined;
 }

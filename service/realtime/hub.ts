@@ -30,6 +30,7 @@ import {
 import { connectNodes, type InterServerEvents } from './cluster';
 import { OrderedDelivery } from './delivery';
 import { Gate, replay } from './replay';
+import { answerClockPings } from './clock';
 import { Subscriber } from './subscriber';
 import { roomsOfDevices } from './subscriptions';
 
@@ -266,6 +267,8 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
       });
     });
     socket.on('disconnect', (reason) => presence.gone(socket.id, reason === 'ping timeout'));
+    // Devices of a sync group read the service's clock (docs/sync.md).
+    answerClockPings(socket, () => ctx.clock.now());
     socket.on('hello', (raw, ack) => {
       // Counted before anything else, so even a flood without acknowledgements is cut off.
       if (!socket.data.hellos.take()) {

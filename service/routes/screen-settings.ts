@@ -10,7 +10,9 @@ import { webOptionsOf } from '../domain/web-options';
 import { DeviceRepository } from '../repositories/devices';
 import { OverrideRepository } from '../repositories/overrides';
 import { PlayingReader } from '../repositories/playing';
+import { ReleaseOffersReader } from '../repositories/release-offers';
 import { ScreenSettingsRepository } from '../repositories/screen-settings';
+import { SyncGroupRepository } from '../repositories/sync-groups';
 
 const tagParams = z.object({ tag: tagSchema });
 
@@ -18,8 +20,10 @@ const tagParams = z.object({ tag: tagSchema });
 export function screenSettingsRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
   const settings = new ScreenSettingsRepository(ctx.db);
   const overrides = new OverrideRepository(ctx.db);
+  const syncGroups = new SyncGroupRepository(ctx.db);
   const devices = new DeviceRepository(ctx.db);
   const playing = new PlayingReader(ctx.db);
+  const releases = new ReleaseOffersReader(ctx.db);
 
   async function settingsOf(tag: string) {
     const read = await settings.ofDevice(tag);
@@ -47,6 +51,9 @@ export function screenSettingsRoutes(ctx: ServiceContext): FastifyPluginAsyncZod
           ...resolved,
           web: webOptionsOf(ctx.config),
           override: await overrides.shownOn({ tag, group_id: resolved.group_id }, ctx.clock.now()),
+          sync: await syncGroups.screenSync(tag),
+          // The player releases offered (docs/updates.md): a pin, else the newest rollout reaching it.
+          release: (await releases.offersOf(tag)) ?? { shell: null, web: null },
         };
       },
     );

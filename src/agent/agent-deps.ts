@@ -1,6 +1,7 @@
 import type { WebPageRequest } from '../shared/web-content';
 import type { Credential } from './config';
 import type { MediaService } from './media-urls';
+import type { UpdateTarget } from './update-ports';
 import type {
   Clock,
   ConnectRealtime,
@@ -50,4 +51,9 @@ export interface AgentDeps {
    */
   tileUrlTemplate?: string;
   tiles?: { useService(service: MediaService | null): void };
+  /**
+   * What applies releases on this device, one per kind (update-ports.ts): the shell's updater in
+   * Electron, the web player's bundle. A kind without a target keeps what it runs (its offers are ignored).
+   */
+  updateTargets?: readonly UpdateTarget[];
 }

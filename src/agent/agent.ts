@@ -24,6 +24,7 @@ import { SchedulePlayer, systemTimeZone } from './schedule-player';
 import { NO_RENDERER, ScreenStatus, showingMode } from './screen-status';
 import { Session } from './session';
 import { StateStore } from './state-store';
+import { UpdateCoordinator } from './updates';
 import { FramingCheck } from './web-framing';
 
 export type { AgentDeps } from './agent-deps';
@@ -53,6 +54,8 @@ export class DeviceAgent implements BridgeHost {
   private readonly schedule: SchedulePlayer;
   /** Whether pages let themselves be framed, kept a few minutes per page. */
   private readonly framing: FramingCheck;
+  /** Applies the releases the service offers, at moments the screen allows (updates.ts). */
+  private readonly updates: UpdateCoordinator;
   /** What the app around the agent does for remote commands (useControls). */
   private controls: Partial<DeviceControls> = {};
   private session: Session | null = null;
@@ -88,7 +91,10 @@ export class DeviceAgent implements BridgeHost {
     this.enrolment = new Enrolment(deps, config, (setup) => this.showSetup(setup));
     this.plays = new PlayLog(deps);
     this.framing = new FramingCheck({ fetch: deps.pageFetch ?? deps.fetch, clock: deps.clock });
+    this.updates = new UpdateCoordinator(deps, deps.updateTargets ?? []);
+    const updates = this.updates;
     events.on('state', (state) => schedule.observe(state));
+    events.on('state', (state) => updates.observe(state));
     events.on('token', ({ server, refused }) => this.tokenRefused(server, refused));
   }
 
@@ -102,6 +108,8 @@ export class DeviceAgent implements BridgeHost {
    * pairs, in the background (the renderer shows the code meanwhile), and plays once claimed.
    */
   async start(): Promise<void> {
+    // First: the offers that failed before must be known when the restored state shows them.
+    await this.updates.restore();
     await this.state.restore();
     // A face saved with the state (an old code, a refusal) is not this start's: it is found anew.
     if (this.state.get().setup) this.showSetup(null);
@@ -126,6 +134,7 @@ export class DeviceAgent implements BridgeHost {
     const session = this.session;
     session?.stop();
     await this.plays.stop();
+    await this.updates.stop();
     this.schedule.stop();
     this.media.stop();
     await this.state.close();
@@ -145,6 +154,7 @@ export class DeviceAgent implements BridgeHost {
 
   reportShowing(report: ShowingReport): void {
     this.screen.reportShowing(report);
+    this.updates.showing(report.showing);
     const mode = showingMode(report.showing, this.state.get().playlist?.id ?? null);
     if (mode !== this.shownMode) this.session?.heartbeats.beatForNews();
     this.shownMode = mode;
@@ -165,6 +175,7 @@ export class DeviceAgent implements BridgeHost {
    * stop) is not counted.
    */
   reportPlay(report: PlayReport): void {
+    this.updates.itemEnded();
     const state = this.state.get();
     if (state.display?.off || state.override) return;
     this.plays.record(report);
@@ -178,6 +189,11 @@ export class DeviceAgent implements BridgeHost {
   /** Whether a page lets itself be shown in the renderer's frame, from its headers as this screen gets them. */
   checkFraming(request: { url: string }): Promise<Framing> {
     return this.framing.check(request.url);
+  }
+
+  /** The service's time as this screen estimates it, for the renderer's own estimate (docs/sync.md). */
+  serviceTime(): { now: number | null } {
+    return { now: this.session?.sync.serviceNow() ?? null };
   }
 
   /** A full-screen web page for the shell to draw in its own view; `shown: false` when it cannot. */
@@ -220,6 +236,9 @@ export class DeviceAgent implements BridgeHost {
       credential,
     );
     this.session = session;
+    this.updates.connect({ server: credential.server, token: credential.token }, (report) =>
+      session.client.reportUpdate(credential.tag, report),
+    );
     for (const what of this.earlyRecoveries.splice(0)) session.heartbeats.recordRecovery(what);
     session.start();
   }

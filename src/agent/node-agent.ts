@@ -83,6 +83,8 @@ export interface NodeAgentOptions {
   pageFetch?: Fetch;
   /** Where the renderer loads map tiles from (AgentDeps.tileUrlTemplate), served from the returned `tiles`. */
   tileUrlTemplate?: string;
+  /** What applies releases of each kind (AgentDeps.updateTargets): the shell's updater, the web bundle's. */
+  updateTargets?: AgentDeps['updateTargets'];
 }
 
 /** A device agent with the real edges of a Node process: the one factory Electron and the web player share. */
@@ -130,6 +132,7 @@ export function createNodeAgent(options: NodeAgentOptions): {
       pageFetch: options.pageFetch,
       tileUrlTemplate: options.tileUrlTemplate,
       tiles,
+      updateTargets: options.updateTargets,
     },
     options.config,
   );

@@ -64,6 +64,7 @@ export const connectSocketIo: ConnectRealtime = (options) => {
     },
     hello: (deviceTag, lastEventId) =>
       socket.timeout(10_000).emitWithAck('hello', { device_tag: deviceTag, last_event_id: lastEventId }),
+    clock: () => socket.timeout(5_000).emitWithAck('clock'),
     reconnect: () => void socket.connect(),
     close: () => socket.disconnect(),
   };

@@ -36,6 +36,8 @@ export interface SocketRefusal {
 export interface RealtimeSocket {
   on<E extends keyof RealtimeSocketEvents>(event: E, listener: RealtimeSocketEvents[E]): void;
   hello(deviceTag: string, lastEventId: number | null): Promise<HelloAck>;
+  /** Reads the service's clock (the answer is checked by the caller); absent from tests' sockets that need none. */
+  clock?(): Promise<unknown>;
   /** Tries again after a refusal (the automatic reconnection only covers lost connections). */
   reconnect(): void;
   close(): void;

@@ -12,6 +12,7 @@ import { deviceSchema, type Heartbeat } from '../shared/device';
 import { describeIssues } from '../shared/issues';
 import { playsReceivedSchema, type PlaysReceived, type PlayUpload } from '../shared/play';
 import { playlistSchema, type Playlist } from '../shared/playlist';
+import type { UpdateReport } from '../shared/release';
 import { screenSettingsSchema, type ScreenSettings } from '../shared/screen-settings';
 import type { Fetch } from './ports';
 
@@ -107,6 +108,11 @@ export class ServiceClient {
 
   postPlays(tag: string, plays: readonly PlayUpload[]): Promise<PlaysReceived> {
     return this.call('POST', `/devices/${encodeURIComponent(tag)}/plays`, playsReceivedSchema, plays);
+  }
+
+  /** What an update came to on this device (docs/updates.md); the answer is not read. */
+  async reportUpdate(tag: string, report: UpdateReport): Promise<void> {
+    await this.call('POST', `/devices/${encodeURIComponent(tag)}/update-reports`, z.unknown(), report);
   }
 
   private async call<S extends z.ZodType>(

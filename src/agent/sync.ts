@@ -4,6 +4,7 @@ import { describeIssues } from '../shared/issues';
 import type { Command } from '../shared/command';
 import type { Notification } from '../shared/notification';
 import { backoffDelay } from './backoff';
+import { ClockSampler } from './clock-sampler';
 import type { Clock, ConnectRealtime, Logger, RealtimeSocket, SocketRefusal, TimerHandle } from './ports';
 import { UnknownDeviceError } from './registration';
 import type { StateStore } from './state-store';
@@ -52,6 +53,8 @@ export class Sync {
   private reconnectTimer: TimerHandle | null = null;
   /** Live events heard while the device catches up (null when it is not catching up). */
   private heldBack: RealtimeEvent[] | null = null;
+  /** The service's clock, sampled over the socket while the screen is in a sync group. */
+  private sampler: ClockSampler | null = null;
 
   constructor(
     private readonly deps: SyncDeps,
@@ -59,6 +62,11 @@ export class Sync {
     private readonly store: StateStore,
     private readonly steps: SyncSteps,
   ) {}
+
+  /** The service's time now as this screen estimates it (docs/sync.md); null before any sample. */
+  serviceNow(): number | null {
+    return this.sampler?.serviceNow() ?? null;
+  }
 
   /** Whether the service knew the device at the last look (it is told when the device goes). */
   get isRegistered(): boolean {
@@ -74,8 +82,21 @@ export class Sync {
       randomization: 0.5,
     });
     this.socket = socket;
-    socket.on('connect', () => this.scheduleCatchUp(0, 0));
+    const { clock } = socket;
+    const sampler = clock
+      ? new ClockSampler({
+          clock: this.deps.clock,
+          ping: () => clock.call(socket),
+          wanted: () => Boolean(this.store.get().settings?.sync),
+        })
+      : null;
+    this.sampler = sampler;
+    socket.on('connect', () => {
+      this.scheduleCatchUp(0, 0);
+      sampler?.connect();
+    });
     socket.on('disconnect', (reason) => {
+      sampler?.disconnect();
       this.deps.log.warn(`realtime connection lost (${reason}); playing on from the last good state`);
       this.store.set({ ...this.store.get(), online: false, stale: true });
     });
@@ -95,6 +116,7 @@ export class Sync {
 
   stop(): void {
     this.stopped = true;
+    this.sampler?.disconnect();
     this.catchUpTimer?.cancel();
     this.resyncTimer?.cancel();
     this.reconnectTimer?.cancel();

@@ -12,6 +12,7 @@ import { startEmbeddedService } from './embedded-service';
 import { healingKiosk } from './kiosk-healing';
 import { runLauncher } from './launcher';
 import { startWebPlayer } from './web-fallback';
+import { healthTimeoutMs } from '../web-player/web-update-target';
 
 // Two folders up is the repository both from this file and from its bundle, dist/launcher/launch.mjs,
 // which `npm start` runs.
@@ -44,7 +45,8 @@ async function main(): Promise<number> {
         },
       };
     },
-    startWebPlayer,
+    startWebPlayer: (options) =>
+      startWebPlayer({ ...options, healthTimeoutMs: healthTimeoutMs(process.env) }),
     async openBrowser(url, recovered) {
       const chromium = chromiumAvailable(process.env);
       if (!chromium.ok) return { reason: chromium.reason };

@@ -67,7 +67,9 @@ describe('npm start without an Electron runtime', () => {
           `^Sign in with this one-time link \\(within 15 minutes\\): http://127\\.0\\.0\\.1:${defaultPorts.service}/console/sign-in#code=wbc_[\\w-]{43}$`,
         ),
       );
+      // The renderer built in, the version on screen until the service sends another.
       const page = await fetch(running.url);
+      expect(page.url).toBe(new URL('v/built-in/', running.url).href);
       expect(await page.text()).toContain('<title>player</title>');
       // The agent behind the page registered with the embedded service.
       const serviceUrl = `http://127.0.0.1:${defaultPorts.service}`;

@@ -2,6 +2,7 @@ import type { ClientConfig } from '../agent/config';
 import { createNodeAgent } from '../agent/node-agent';
 import type { Logger, SystemInfo } from '../agent/ports';
 import { listenOnChosenPort, type PortWish } from '../node/port-choice';
+import { openWebReleases } from '../web-player/web-update-target';
 import { startWebPlayerServer, type WebPlayerServer } from '../web-player/web-player-server';
 
 export interface WebPlayer {
@@ -25,14 +26,26 @@ export async function startWebPlayer(options: {
   appVersion: string;
   log: Logger;
   system?: SystemInfo;
+  /** How long a new version of the renderer has to show something (web-releases.ts). */
+  healthTimeoutMs?: number;
 }): Promise<WebPlayer> {
   const { config, dataDir, rendererDir, port, appVersion, log, system } = options;
+  // The renderer's versions (dist/renderer built in, and the releases the service sends), served
+  // through a shell page that swaps them without a reload.
+  const { releases, target } = await openWebReleases({
+    dataDir,
+    rendererDir,
+    appVersion,
+    log,
+    ...(options.healthTimeoutMs === undefined ? {} : { healthTimeoutMs: options.healthTimeoutMs }),
+  });
   const { agent } = createNodeAgent({
     config,
     dataDir,
     mediaBaseUrl: '/media/',
     appVersion,
     log,
+    updateTargets: [target],
     ...(system ? { system } : {}),
   });
   await agent.start();
@@ -43,6 +56,7 @@ export async function startWebPlayer(options: {
       started.server = await startWebPlayerServer({
         host: agent,
         rendererDir,
+        releases,
         mediaDir: config.cacheDir,
         port: wanted,
         log,

@@ -42,6 +42,7 @@ function setup() {
     screenshotTaken: () => undefined,
     checkFraming: ({ url }: { url: string }) => ({ url, verdict: 'allowed' as const, detail: '' }),
     showWebPage: () => ({ shown: false }),
+    serviceTime: () => ({ now: null }),
   } satisfies BridgeHost & Record<string, unknown>;
   const warnings: string[] = [];
   const changes: string[] = [];
@@ -82,6 +83,7 @@ describe('the bridge over IPC', () => {
       'wallboard:screenshot-taken',
       'wallboard:check-framing',
       'wallboard:show-web-page',
+      'wallboard:service-time',
       'wallboard:message',
     ]);
   });

@@ -37,6 +37,8 @@ import { SelfHealing, type HealingLimits } from './self-healing';
 import { hardenContents, hardenSession } from './session-security';
 import { readShellFlagsSync, ShellSettings } from './settings';
 import { TokenStore } from './token-store';
+import type { ShellUpdater } from './updater';
+import { shellUpdateTarget } from './updater-platform';
 import { WEB_PAGE_PARTITION, WebPageViews } from './web-page-view';
 import { createKioskWindow } from './window';
 
@@ -72,6 +74,8 @@ export interface ShellProcess {
   /** The self-healing's clock (the agent keeps real time). */
   clock?: Clock;
   healingLimits?: Partial<HealingLimits>;
+  /** electron-updater's updater (updater-platform.ts by default): tests give one with the fake app. */
+  updater?: () => ShellUpdater;
 }
 
 export interface Shell {
@@ -223,6 +227,14 @@ export async function startShell(electron: Electron, proc: ShellProcess): Promis
   };
   // Made with the window, below: no page is asked for before the renderer has loaded.
   let webPages: WebPageViews | null = null;
+  const shellUpdates = shellUpdateTarget({
+    ...proc,
+    isPackaged: app.isPackaged,
+    version: app.getVersion(),
+    dataDir: join(userData, 'updates'),
+    restart: (reason) => restartForUpdate(reason),
+    log,
+  });
   const { agent, tiles } = createNodeAgent({
     config,
     dataDir: userData,
@@ -242,6 +254,7 @@ export async function startShell(electron: Electron, proc: ShellProcess): Promis
     // Web pages may be plain http (intranets): their headers are read with the unguarded fetch.
     pageFetch: proc.fetch ?? ((url, init) => globalThis.fetch(url, init)),
     webPages: { show: (request) => webPages?.show(request) ?? Promise.resolve(false) },
+    updateTargets: shellUpdates ? [shellUpdates] : [],
   });
 
   const appPath = app.getAppPath();
@@ -286,6 +299,19 @@ export async function startShell(electron: Electron, proc: ShellProcess): Promis
       .catch((error: unknown) => log.error(`could not save the recovery: ${String(error)}`))
       .then(stopAgent)
       .finally(() => restartApp({ app, argv: proc.argv, env: proc.env }, extraArgs));
+  };
+  // An installed update is no recovery: the app restarts, from the AppImage file itself when it
+  // runs from one (its mount goes with this process).
+  const restartForUpdate = (reason: string): void => {
+    log.info(`restarting the app: ${reason}`);
+    const appImage = proc.env.APPIMAGE;
+    const relaunching = appImage
+      ? {
+          relaunch: (options?: { args?: string[] }) => app.relaunch({ ...options, execPath: appImage }),
+          exit: (code: number) => app.exit(code),
+        }
+      : app;
+    void stopAgent().finally(() => restartApp({ app: relaunching, argv: proc.argv, env: proc.env }));
   };
   const healing = new SelfHealing(
     proc.clock ?? realClock,

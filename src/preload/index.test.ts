@@ -58,6 +58,7 @@ describe('the preload', () => {
       'reportPlay',
       'reportShowing',
       'screenshotTaken',
+      'serviceTime',
       'showWebPage',
     ]);
     expect(Object.values(bridge).every((value) => typeof value === 'function')).toBe(true);

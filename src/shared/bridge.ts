@@ -11,6 +11,7 @@ import { playReportSchema } from './play';
 import { pairingCreatedSchema } from './pairing';
 import { playlistSchema } from './playlist';
 import { screenSettingsSchema } from './screen-settings';
+import { serviceTimeSchema } from './sync';
 import {
   framingRequestSchema,
   framingSchema,
@@ -158,6 +159,11 @@ export const bridgeContract = {
     checkFraming: { request: framingRequestSchema, response: framingSchema },
     /** Show a full-screen web page in the shell's own isolated view, or take it down (`url: null`). */
     showWebPage: { request: webPageRequestSchema, response: webPageShownSchema },
+    /**
+     * The service's time as the agent estimates it, read at the answer (ms since 1970; null before
+     * the agent has one): the renderer samples it as the agent samples the service (docs/sync.md).
+     */
+    serviceTime: { request: null, response: serviceTimeSchema },
   },
   messages: {
     state: { state: playerStateSchema },

@@ -4,6 +4,7 @@ import { idSchema, tagSchema } from './common';
 import { metricsDataSchema } from './metrics';
 import { notificationSchema } from './notification';
 import type { OperatorNotice, WatchAck } from './notices';
+import type { ClockAnswer } from './sync';
 
 /**
  * What the service pushes over socket.io. Every event carries a per-service increasing `id`, so
@@ -58,4 +59,6 @@ export interface ClientToServerEvents {
   hello: (hello: Hello, ack: (answer: HelloAck) => void) => void;
   /** A console, instead of `hello`: hear a notice of every change (docs/api.md). */
   watch: (ack: (answer: WatchAck) => void) => void;
+  /** A device reads the service's clock, to share a timeline with its sync group (docs/sync.md). */
+  clock: (ack: (answer: ClockAnswer) => void) => void;
 }

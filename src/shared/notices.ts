@@ -25,6 +25,8 @@ export const OPERATOR_RESOURCES = [
   'alerts',
   /** Data sources and their bindings (docs/data-sources.md): one resource, as one page shows both. */
   'data-sources',
+  /** Player releases, their rollouts and pins (docs/updates.md). */
+  'releases',
 ] as const;
 export const operatorResourceSchema = z.enum(OPERATOR_RESOURCES);
 export type OperatorResource = z.infer<typeof operatorResourceSchema>;

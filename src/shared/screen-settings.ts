@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { idSchema } from './common';
 import { overrideShownSchema } from './override';
+import { screenReleasesSchema } from './release';
+import { screenSyncSchema } from './sync';
 import { webOptionsSchema, WEB_OPTIONS_FALLBACK } from './web-content';
 import { powerScheduleSchema, rotationSchema, scheduleSchema, timeZoneSchema } from './schedule';
 
@@ -38,6 +40,13 @@ export const screenSettingsSchema = z.object({
    * override.ts): shown above everything, an off window included. Null: none (absent: an older service).
    */
   override: overrideShownSchema.nullable().default(null),
+  /**
+   * The player releases offered to this screen (src/shared/release.ts): a pin, else the newest
+   * rollout that reaches it. Absent (an older service): none.
+   */
+  release: screenReleasesSchema.default({ shell: null, web: null }),
+  /** The sync group this screen shares a timeline with, and its cell of the wall (docs/sync.md). Null: none. */
+  sync: screenSyncSchema.nullable().default(null),
 });
 export type ScreenSettings = z.infer<typeof screenSettingsSchema>;
 

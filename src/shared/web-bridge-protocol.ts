@@ -64,3 +64,25 @@ export type AgentFrame =
 
 /** Where the web player's server accepts the bridge socket. */
 export const WEB_BRIDGE_PATH = '/bridge';
+
+/**
+ * The web player's versions of the renderer (docs/updates.md, "The web player"): each served
+ * under `/v/<label>/`, the page at the top following this event stream to swap to a new one
+ * without a reload. Each event is the whole state: the version on screen, and the one on trial.
+ */
+export const WEB_VERSIONS_EVENTS_PATH = '/versions/events';
+
+const webVersionEntrySchema = z.object({
+  /** `built-in` (the bundle the build made) or the release's version. */
+  label: z.string().min(1).max(80),
+  version: z.string().max(80),
+  /** Where its page is: `/v/<label>/`. */
+  url: z.string().max(200),
+});
+export type WebVersionEntry = z.infer<typeof webVersionEntrySchema>;
+
+export const webVersionsStateSchema = z.object({
+  live: webVersionEntrySchema,
+  trial: webVersionEntrySchema.nullable(),
+});
+export type WebVersionsState = z.infer<typeof webVersionsStateSchema>;

@@ -10,6 +10,7 @@ import { agentFlagHelp, AGENT_FLAG_OPTIONS, settingsFromFlags } from '../agent/f
 import { consoleLogger } from '../agent/node-edges';
 import { createNodeAgent, defaultDataDir, loadAgentConfig } from '../agent/node-agent';
 import { startWebPlayerServer, WEB_TILE_URL_TEMPLATE, type WebPlayerServer } from './web-player-server';
+import { healthTimeoutMs, HEALTH_TIMEOUT_ENV, openWebReleases } from './web-update-target';
 
 /** The player's port when none is given nor used before. */
 const DEFAULT_PORT = 8080;
@@ -33,6 +34,9 @@ ${agentFlagHelp({
                          said; 0 picks a free one)
   --host <address>       the player's address (default 127.0.0.1)
   -h, --help             show this help
+
+${HEALTH_TIMEOUT_ENV}=<seconds> in the environment: how long a new version of the player has to
+show something before the page goes back to the one it showed (default 180).
 `;
 
 const APP_VERSION = '0.1.0';
@@ -61,6 +65,13 @@ async function main(): Promise<void> {
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const config = await loadAgentConfig(settingsFromFlags(values), dataDir);
   const log = consoleLogger('web-player');
+  const { releases, target } = await openWebReleases({
+    dataDir,
+    rendererDir: RENDERER_DIR,
+    appVersion: APP_VERSION,
+    log,
+    healthTimeoutMs: healthTimeoutMs(process.env),
+  });
   const { agent, tiles } = createNodeAgent({
     config,
     dataDir,
@@ -68,6 +79,7 @@ async function main(): Promise<void> {
     tileUrlTemplate: WEB_TILE_URL_TEMPLATE,
     appVersion: APP_VERSION,
     log,
+    updateTargets: [target],
   });
   await agent.start();
   // A second player on this machine (`npm start` holds 8080) takes another port rather than failing.
@@ -78,6 +90,7 @@ async function main(): Promise<void> {
       started.server = await startWebPlayerServer({
         host: agent,
         rendererDir: RENDERER_DIR,
+        releases,
         mediaDir: config.cacheDir,
         tiles,
         port: wanted,

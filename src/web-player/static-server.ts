@@ -119,13 +119,34 @@ export async function sendFile(
 }
 
 /**
- * Serves the files under `folder`, with index.html for "/"; nothing outside it. Each in the
- * encoding the request takes best of those the build wrote; those under assets/ (named by their
- * content) cached for good, the pages revalidated on every load.
+ * Answers with the file at `path` (decoded, `/`-rooted) under `folder`, index.html for a folder;
+ * nothing outside it. In the encoding the request takes best of those the build wrote; those
+ * under assets/ (named by their content) cached for good, the pages revalidated on every load.
  */
-export function folderHandler(folder: string): RequestHandler {
+export function sendFromFolder(
+  folder: string,
+  path: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+): void {
   const root = normalize(folder + sep);
   const assets = join(root, 'assets') + sep;
+  const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
+  if (!file.startsWith(root) || file.includes('\0')) {
+    response.writeHead(403).end();
+    return;
+  }
+  sendFile(request, response, file, {
+    cacheControl: file.startsWith(assets) ? IMMUTABLE : 'no-cache',
+    encodings: acceptedEncodings(request.headers['accept-encoding']),
+  }).catch(() => {
+    if (!response.headersSent) response.writeHead(500);
+    response.end();
+  });
+}
+
+/** Serves the files under `folder` (sendFromFolder) by the request's path. */
+export function folderHandler(folder: string): RequestHandler {
   return (request, response) => {
     let path: string;
     try {
@@ -134,18 +155,7 @@ export function folderHandler(folder: string): RequestHandler {
       response.writeHead(400).end();
       return;
     }
-    const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
-    if (!file.startsWith(root) || file.includes('\0')) {
-      response.writeHead(403).end();
-      return;
-    }
-    sendFile(request, response, file, {
-      cacheControl: file.startsWith(assets) ? IMMUTABLE : 'no-cache',
-      encodings: acceptedEncodings(request.headers['accept-encoding']),
-    }).catch(() => {
-      if (!response.headersSent) response.writeHead(500);
-      response.end();
-    });
+    sendFromFolder(folder, path, request, response);
   };
 }
 

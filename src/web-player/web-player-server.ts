@@ -11,13 +11,25 @@ import { parseTilePath, type TileStore } from '../agent/tile-cache';
 import { SCREENSHOT_BASE64_MAX } from '../shared/command';
 import { customFramePolicy } from '../shared/custom-frame';
 import { describeIssues } from '../shared/issues';
-import { WEB_BRIDGE_PATH, callFrameSchema, type AgentFrame } from '../shared/web-bridge-protocol';
+import {
+  WEB_BRIDGE_PATH,
+  callFrameSchema,
+  type AgentFrame,
+  type CallFrame,
+} from '../shared/web-bridge-protocol';
 import { folderHandler, sendFile } from './static-server';
+import { serveReleases, VERSION_FRAME_ANCESTORS } from './version-routes';
+import { labelOfPage, type WebReleases } from './web-releases';
 
 export interface WebPlayerServerOptions {
   host: BridgeHost;
-  /** The built renderer (dist/renderer). */
+  /** The built renderer (dist/renderer), served at `/` when there are no `releases`. */
   rendererDir: string;
+  /**
+   * The versions of the renderer and their swaps (web-releases.ts): each version is served under
+   * `/v/<label>/` (`/` sends the browser to the one on screen), and the bridge tells their pages apart.
+   */
+  releases?: WebReleases;
   /** The agent's media cache, served under /media/. */
   mediaDir: string;
   /** The agent's map tiles, served under /tiles/{z}/{x}/{y} (WEB_TILE_URL_TEMPLATE). */
@@ -33,8 +45,9 @@ export interface WebPlayerServer {
   close(): Promise<void>;
 }
 
-const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy': [
+/** The player's Content-Security-Policy; framed by nothing, or (a version's pages) by the page at the top. */
+const playerPolicy = (frameAncestors: string) =>
+  [
     "default-src 'self'",
     "img-src 'self' data: blob:",
     "media-src 'self' blob:",
@@ -46,8 +59,14 @@ const SECURITY_HEADERS: Record<string, string> = {
     "frame-src 'self' http: https:",
     "object-src 'none'",
     "base-uri 'none'",
-    "frame-ancestors 'none'",
-  ].join('; '),
+    `frame-ancestors ${frameAncestors}`,
+  ].join('; ');
+
+/** A version's pages: framed during a swap by the page at the top (version-routes.ts). */
+const VERSION_POLICY = playerPolicy(VERSION_FRAME_ANCESTORS);
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy': playerPolicy("'none'"),
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
 };
@@ -137,7 +156,7 @@ async function sendTile(
  * /bridge, on one HTTP server, so any browser can be a Wallboard screen.
  */
 export async function startWebPlayerServer(options: WebPlayerServerOptions): Promise<WebPlayerServer> {
-  const { host, rendererDir, mediaDir, port = 0, hostname = '127.0.0.1', log = console } = options;
+  const { host, rendererDir, mediaDir, releases, port = 0, hostname = '127.0.0.1', log = console } = options;
   const serveRenderer = folderHandler(rendererDir);
 
   const server = createServer((request, response) => {
@@ -164,7 +183,17 @@ export async function startWebPlayerServer(options: WebPlayerServerOptions): Pro
       // A custom widget's host page runs the widget's inline code under a policy of its own.
       const framePolicy = customFramePolicy(pathname);
       if (framePolicy) response.setHeader('content-security-policy', framePolicy);
-      serveRenderer(request, response);
+      if (!releases) {
+        serveRenderer(request, response);
+        return;
+      }
+      try {
+        serveReleases(releases, VERSION_POLICY, pathname, request, response);
+      } catch {
+        // A path that does not decode (a stray %).
+        if (!response.headersSent) response.writeHead(400);
+        response.end();
+      }
       return;
     }
     const name = pathname.slice(MEDIA_PREFIX.length);
@@ -192,6 +221,23 @@ export async function startWebPlayerServer(options: WebPlayerServerOptions): Pro
     socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
   };
 
+  /** The version label of each socket's page (`?page=/v/<label>/`), null for a page not under one. */
+  const labels = new WeakMap<WebSocket, string | null>();
+
+  /**
+   * A tell from a page that is not the one on screen: the version on trial, or one on its way out
+   * after a swap. Only the page on screen plays, fails and answers screenshots; the trial's first
+   * report of what it shows is what puts it on screen, and counts from then on.
+   */
+  const tellAside = (label: string | null, frame: CallFrame): void => {
+    if (frame.method === 'reportShowing' && label !== null && releases?.trialShowing(label, frame.request)) {
+      host.reportShowing(frame.request);
+    } else if (frame.method === 'log') {
+      const message = `(version ${label ?? '?'}, not on screen) ${frame.request.message}`;
+      host.log({ level: frame.request.level, message: message.slice(0, 4096) });
+    }
+  };
+
   const receive = (socket: WebSocket, data: RawData, isBinary: boolean): void => {
     let json: unknown;
     try {
@@ -208,6 +254,11 @@ export async function startWebPlayerServer(options: WebPlayerServerOptions): Pro
       return;
     }
     const frame = parsed.data;
+    const label = labels.get(socket) ?? null;
+    if (releases && releases.roleOf(label) !== 'live' && !('request_id' in frame)) {
+      tellAside(label, frame);
+      return;
+    }
     const failed = (error: unknown) =>
       log.warn(`web player: the bridge host failed on a ${frame.method} call: ${String(error)}`);
     try {
@@ -225,7 +276,9 @@ export async function startWebPlayerServer(options: WebPlayerServerOptions): Pro
     }
   };
 
-  sockets.on('connection', (socket: WebSocket) => {
+  sockets.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    const page = new URL(request.url ?? '/', 'http://localhost').searchParams.get('page');
+    labels.set(socket, labelOfPage(page));
     socket.on('message', (data, isBinary) => receive(socket, data, isBinary));
     socket.on('error', (error) => log.warn(`web player: bridge socket: ${error.message}`));
     // The server's own tracking has dropped the socket by now. With no page left nothing is on
@@ -236,9 +289,14 @@ export async function startWebPlayerServer(options: WebPlayerServerOptions): Pro
   });
 
   // One subscription for every page, and each message serialised once for all of them.
+  // A page not on screen (on trial, or on its way out) is told what it needs to draw, and nothing
+  // that sounds, shows a face or asks for an answer: the page on screen does those, once.
   const unsubscribe = host.onMessage((message) => {
     const frame = JSON.stringify({ kind: 'message', message } satisfies AgentFrame);
-    for (const socket of sockets.clients) send(socket, frame);
+    const toAll = message.kind === 'state' || message.kind === 'metrics';
+    for (const socket of sockets.clients) {
+      if (toAll || !releases || releases.roleOf(labels.get(socket) ?? null) === 'live') send(socket, frame);
+    }
   });
 
   let boundPort = port;
@@ -276,6 +334,7 @@ export async function startWebPlayerServer(options: WebPlayerServerOptions): Pro
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     unsubscribe();
+    releases?.close();
     for (const socket of sockets.clients) socket.terminate();
     sockets.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));

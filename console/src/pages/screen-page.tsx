@@ -18,6 +18,7 @@ import { PlaysPanel } from './screens/plays-panel';
 import { devicePath, useDevice } from './screens/queries';
 import { SchedulePanel } from './screens/schedule-panel';
 import { ScreenshotPanel } from './screens/screenshot-panel';
+import { ScreenReleasesPanel } from './releases/screen-releases';
 import { Loading } from '../ui/loading';
 import { DraftStatus } from '../ui/draft-status';
 import { useScreenDraft } from './screens/screen-draft';
@@ -121,6 +122,7 @@ function Screen({ screen }: { screen: Device }) {
         <Stack gap="md">
           <DeviceForm draft={draft} />
           <DiagnosticsPanel tag={tag} ip={screen.last_seen_ip} />
+          <ScreenReleasesPanel tag={tag} />
         </Stack>
       </SimpleGrid>
       <SchedulePanel device={screen} draft={draft} />

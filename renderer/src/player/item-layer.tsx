@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import type { WallboardBridge } from '../../../src/shared/bridge';
 import { BoardView } from '../board/board-view';
 import { FitScreen } from '../board/fit-screen';
@@ -7,6 +7,9 @@ import { ItemBoundary } from './item-boundary';
 import { ImageItem, VideoItem } from './media-items';
 import { describeView, type ItemView } from './resolve-item';
 import type { Sequencer, Slot } from './sequencer';
+import type { ScreenSync } from '../../../src/shared/sync';
+import type { SharedTime } from './shared-clock';
+import { WallRegion } from './wall-region';
 import { WebItem } from './web-item';
 
 type BoardItemView = Extract<ItemView, { kind: 'board' }>;
@@ -47,6 +50,11 @@ function BoardItem({
   );
 }
 
+/** On a wall, the item is drawn at the wall's size and this screen shows its region. */
+function OnWall({ wall, children }: { wall: ScreenSync['wall']; children: ReactNode }) {
+  return wall ? <WallRegion wall={wall}>{children}</WallRegion> : <>{children}</>;
+}
+
 interface ItemLayerProps {
   slot: Slot;
   /** On screen; otherwise prepared, hidden behind the item on screen. */
@@ -63,6 +71,8 @@ interface ItemLayerProps {
   log: (level: 'info' | 'warn', message: string) => void;
   /** Web pages ask it whether they can be framed, or have the shell draw them. */
   bridge: WallboardBridge;
+  /** In a sync group: its clock (a video follows it) and this screen's cell of its wall. */
+  sync?: { clock: SharedTime; wall: ScreenSync['wall'] } | null;
 }
 
 /** One playlist item on its own full-screen layer, reporting to the sequencer how it fares. */
@@ -75,6 +85,7 @@ export function ItemLayer({
   media,
   log,
   bridge,
+  sync = null,
 }: ItemLayerProps) {
   const id = slot.id;
   const events = useMemo(
@@ -99,29 +110,34 @@ export function ItemLayer({
       aria-hidden={active ? undefined : true}
     >
       <ItemBoundary onError={events.crashed}>
-        {view.kind === 'board' ? (
-          <BoardItem
-            view={view}
-            store={store}
-            media={media}
-            onProblem={events.problem}
-            onReady={events.ready}
-          />
-        ) : view.kind === 'image' ? (
-          <ImageItem view={view} onReady={events.ready} onFailed={events.failed} />
-        ) : view.kind === 'web' ? (
-          <WebItem view={view} active={active && playing} bridge={bridge} onReady={events.ready} />
-        ) : (
-          <VideoItem
-            view={view}
-            active={active && playing}
-            onReady={events.ready}
-            onFailed={events.failed}
-            onEnded={events.ended}
-            onTimeLeft={events.timeLeft}
-            onWarn={events.warn}
-          />
-        )}
+        <OnWall wall={sync?.wall ?? null}>
+          {view.kind === 'board' ? (
+            <BoardItem
+              view={view}
+              store={store}
+              media={media}
+              onProblem={events.problem}
+              onReady={events.ready}
+            />
+          ) : view.kind === 'image' ? (
+            <ImageItem view={view} onReady={events.ready} onFailed={events.failed} />
+          ) : view.kind === 'web' ? (
+            <WebItem view={view} active={active && playing} bridge={bridge} onReady={events.ready} />
+          ) : (
+            <VideoItem
+              view={view}
+              active={active && playing}
+              onReady={events.ready}
+              onFailed={events.failed}
+              onEnded={events.ended}
+              onTimeLeft={events.timeLeft}
+              onWarn={events.warn}
+              sync={
+                sync && slot.turnStart !== undefined ? { clock: sync.clock, turnStart: slot.turnStart } : null
+              }
+            />
+          )}
+        </OnWall>
       </ItemBoundary>
     </div>
   );

@@ -1,5 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { ItemView } from './resolve-item';
+import type { SharedTime } from './shared-clock';
+import { followSharedTime } from './video-sync';
 
 type ImageView = Extract<ItemView, { kind: 'image' }>;
 type VideoView = Extract<ItemView, { kind: 'video' }>;
@@ -72,6 +74,8 @@ interface VideoItemProps {
   onEnded: () => boolean;
   onTimeLeft: (seconds: number) => void;
   onWarn: (message: string) => void;
+  /** In a sync group: the shared clock and when this turn began on it; the video's position follows. */
+  sync?: { clock: SharedTime; turnStart: number } | null;
 }
 
 /**
@@ -79,8 +83,25 @@ interface VideoItemProps {
  * that long; without one it plays to its end. Silent unless the item says otherwise; a sound
  * the browser refuses to start is given up rather than the video.
  */
-export function VideoItem({ view, active, onReady, onFailed, onEnded, onTimeLeft, onWarn }: VideoItemProps) {
+export function VideoItem({
+  view,
+  active,
+  onReady,
+  onFailed,
+  onEnded,
+  onTimeLeft,
+  onWarn,
+  sync = null,
+}: VideoItemProps) {
   const ref = useRef<HTMLVideoElement>(null);
+  const clock = sync?.clock ?? null;
+  const turnStart = sync?.turnStart ?? null;
+
+  useEffect(() => {
+    const video = ref.current;
+    if (!video || !active || !clock || turnStart === null) return;
+    return followSharedTime(video, clock, turnStart);
+  }, [active, clock, turnStart]);
 
   useEffect(() => {
     const video = ref.current;

@@ -104,6 +104,14 @@ export class FakeBridge implements WallboardBridge {
     this.screenshots.push(answer);
   }
 
+  /** The service's clock as the agent answers it: this page's clock plus this, or null (unknown). */
+  serviceOffsetMs: number | null = null;
+
+  serviceTime(): Promise<{ now: number | null }> {
+    const offset = this.serviceOffsetMs;
+    return Promise.resolve({ now: offset === null ? null : Date.now() + offset });
+  }
+
   checkFraming({ url }: { url: string }): Promise<Framing> {
     return Promise.resolve(this.framings.get(url) ?? { url, verdict: 'allowed', detail: '' });
   }
@@ -135,6 +143,7 @@ export function throughClient(fake: FakeBridge): WallboardBridge {
     ask: (method, [request]) => {
       if (method === 'checkFraming') return fake.checkFraming(request as { url: string });
       if (method === 'showWebPage') return fake.showWebPage(request as WebPageRequest);
+      if (method === 'serviceTime') return fake.serviceTime();
       return fake.getState();
     },
     tell: (method, [entry]) => {

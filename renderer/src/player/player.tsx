@@ -17,6 +17,7 @@ import { NotificationQueue } from './notification-queue';
 import { reportPlays } from './play-report';
 import { ScreenReporter } from './screen-report';
 import { Sequencer, type SequencerOptions, type Slot } from './sequencer';
+import { SharedClock, type SharedTime } from './shared-clock';
 import { playSound, soundSource } from './sound';
 import { WebProvider } from './web-provider';
 import './player.css';
@@ -49,14 +50,27 @@ interface PlayerProps {
   cover?: string | null;
   /** Timing of the sequencer, for tests. */
   timing?: Pick<SequencerOptions, 'prepareLeadMs' | 'readyTimeoutMs'>;
+  /** The shared clock of a sync group, for tests; by default sampled from the agent over the bridge. */
+  clock?: SharedTime;
 }
 
 /**
  * Plays the playlist of the state, full screen, with the notifications of the channels on
  * screen, and those sent to the screen itself, over it at the bottom (which: see docs/player.md).
  */
-export function Player({ state, store, bridge, waiting, off = false, cover = null, timing }: PlayerProps) {
+export function Player({
+  state,
+  store,
+  bridge,
+  waiting,
+  off = false,
+  cover = null,
+  timing,
+  clock,
+}: PlayerProps) {
   const [sequencer] = useState(() => new Sequencer(timing));
+  const sync = state.settings?.sync ?? null;
+  const shared = useSharedClock(sync !== null, bridge, clock);
   const [queue] = useState(() => new NotificationQueue());
   // The sound the agent resolved for each notification delivered, by the object it came in.
   const [sounds] = useState(() => new WeakMap<Notification, NotificationSound>());
@@ -95,6 +109,13 @@ export function Player({ state, store, bridge, waiting, off = false, cover = nul
         bridge.reportFailure({ item: item.slice(0, MAX_ITEM), reason: reason.slice(0, MAX_REASON) }),
     });
   }, [sequencer, bridge, reporter, log]);
+  // In a sync group the shared timeline decides what plays, as soon as the clock is known
+  // (before the state is taken, so a first state already plays by it).
+  useLayoutEffect(() => {
+    if (!shared) return sequencer.setClock(null);
+    sequencer.setClock(shared.clock);
+    return shared.onKnown(() => sequencer.setClock(shared.clock));
+  }, [sequencer, shared]);
   useLayoutEffect(() => sequencer.update(state), [sequencer, state]);
   useLayoutEffect(() => {
     queue.attach({
@@ -194,10 +215,33 @@ export function Player({ state, store, bridge, waiting, off = false, cover = nul
             media={media}
             log={log}
             bridge={bridge}
+            sync={shared && sync ? { clock: shared.clock, wall: sync.wall } : null}
           />
         ))}
         <NotificationArea queue={queue} />
       </div>
     </WebProvider>
   );
+}
+
+/**
+ * The shared clock while the screen is in a sync group: sampled from the agent (shared-clock.ts)
+ * from the moment it joins until it leaves; a test's own clock is taken as known at once.
+ */
+function useSharedClock(
+  inGroup: boolean,
+  bridge: WallboardBridge,
+  given: SharedTime | undefined,
+): { clock: SharedTime; onKnown: (listener: () => void) => () => void } | null {
+  const [sampled] = useState(() => new SharedClock(() => bridge.serviceTime()));
+  useEffect(() => {
+    if (!inGroup || given) return;
+    sampled.start();
+    return () => sampled.stop();
+  }, [inGroup, given, sampled]);
+  return useMemo(() => {
+    if (!inGroup) return null;
+    if (given) return { clock: given, onKnown: () => () => undefined };
+    return { clock: sampled, onKnown: (listener: () => void) => sampled.onKnown(listener) };
+  }, [inGroup, given, sampled]);
 }

@@ -1,6 +1,8 @@
 import type { PlayerState } from '../../../src/shared/bridge';
 import type { PlaylistItem } from '../../../src/shared/playlist';
 import { describeView, resolveItem, sameView, screenChannels, type ItemView } from './resolve-item';
+import { atSharedInstant, type SharedTime } from './shared-clock';
+import { syncTurn, type SyncTurn } from './sync-plan';
 
 /** One mounting of a playlist item. */
 export interface Slot {
@@ -12,6 +14,8 @@ export interface Slot {
   readonly view: ItemView;
   /** Left the playlist (or failed) while on screen: it stays only until its successor is ready. */
   readonly gone: boolean;
+  /** In a sync group: when its turn began on the shared clock (a video's position follows it). */
+  readonly turnStart?: number;
 }
 
 export interface SequencerSnapshot {
@@ -80,6 +84,12 @@ export class Sequencer {
   private logged = new Set<string>();
   private reported: { slot: number | null; showing: string } | null = null;
   private snapshot: SequencerSnapshot = { current: null, next: null, channels: new Set() };
+  /** The shared clock of a sync group (docs/sync.md); null: each item for its duration from now. */
+  private clock: SharedTime | null = null;
+  /** The switch made at a turn's end: the timeline is read as of then, however early the frame. */
+  private switchAt = Number.NEGATIVE_INFINITY;
+  private cancelSwitch: (() => void) | null = null;
+  private switchFor = Number.NaN;
 
   constructor(options: SequencerOptions = {}) {
     this.options = {
@@ -98,6 +108,24 @@ export class Sequencer {
   };
 
   readonly getSnapshot = (): SequencerSnapshot => this.snapshot;
+
+  /** The shared clock a sync group plays by, or null; once known, the timeline takes over at once. */
+  setClock(clock: SharedTime | null): void {
+    const synced = this.syncNow() !== null;
+    this.clock = clock;
+    // Out of the group: the item on screen plays its duration from now, as outside one.
+    if (synced && this.syncNow() === null && this.current && !this.current.gone && this.running) {
+      this.cancelSwitch?.();
+      this.cancelSwitch = null;
+      this.startCurrent();
+    }
+    this.settle();
+  }
+
+  /** The shared clock now, in a sync group whose timeline has a turn; null plays each item from now. */
+  private syncNow(): SyncTurn | null {
+    return this.state && this.clock ? syncTurn(this.state, this.clock, this.switchAt) : null;
+  }
 
   update(state: PlayerState): void {
     if (state === this.state) return;
@@ -164,6 +192,8 @@ export class Sequencer {
   pause(): void {
     this.running = false;
     this.clearTimer();
+    this.cancelSwitch?.();
+    this.cancelSwitch = null;
     this.clearReadyTimer();
   }
 
@@ -247,6 +277,8 @@ export class Sequencer {
   }
 
   private alignNext(): void {
+    const turn = this.syncNow();
+    if (turn) return this.alignSync(turn);
     const current = this.current;
     // Its time up, the item on screen goes if it can no longer play (a library medium that has
     // expired meanwhile, by this screen's clock: resolve-item.ts), even as the only item.
@@ -275,13 +307,89 @@ export class Sequencer {
       }
       return;
     }
+    this.mountNext(wanted);
+  }
+
+  private mountNext(wanted: { index: number; item: PlaylistItem; view: ItemView }, turnStart?: number): void {
     this.dropNext();
-    this.next = { id: ++this.slotIds, ...wanted, gone: false };
+    this.next = {
+      id: ++this.slotIds,
+      ...wanted,
+      gone: false,
+      ...(turnStart === undefined ? {} : { turnStart }),
+    };
     // Nothing is on screen to keep, and a board draws as it mounts (its widgets' effects run in
     // the same commit): it comes at once, not a frame later. This also starts a board where
     // frames do not run (a hidden page, a paused test clock).
-    if (current === null && wanted.view.kind === 'board') this.nextReady = true;
+    if (this.current === null && wanted.view.kind === 'board') this.nextReady = true;
     else this.startReadyTimer();
+  }
+
+  /** The item of playlist position `index` if it can play here now, else null (logged once). */
+  private playableAt(index: number): { index: number; item: PlaylistItem; view: ItemView } | null {
+    const item = this.state?.playlist?.items[index];
+    if (!item || !this.state || this.failures.has(itemKey(item))) return null;
+    const resolution = resolveItem(item, this.state);
+    if ('view' in resolution) return { index, item, view: resolution.view };
+    this.logOnce(`skipped item ${index + 1} of the playlist: ${resolution.skip}`);
+    return null;
+  }
+
+  /**
+   * A sync group's turn (docs/sync.md): what is on screen is what the shared timeline says, as
+   * soon as it is ready; the next turn is prepared `prepareLeadMs` ahead and comes at the instant
+   * its turn starts. An item that cannot play here leaves what is on screen there for its turn.
+   */
+  private alignSync({ now, current: turn, next: coming }: SyncTurn): void {
+    const current = this.current;
+    const onTurn = (slot: Slot | null, index: number) => slot !== null && !slot.gone && slot.index === index;
+    const wanted = onTurn(current, turn.index) ? null : this.playableAt(turn.index);
+    if (wanted) {
+      // Behind the timeline (a start, a new state, a switch due): the turn's item, once ready.
+      if (!(
+        this.next &&
+        this.next.index === wanted.index &&
+        itemKey(this.next.item) === itemKey(wanted.item)
+      )) {
+        this.mountNext(wanted, turn.startsAt);
+      }
+      this.due = true;
+      // Its readiness settles again; past its turn, the timeline has moved on.
+      this.syncTimer(now, turn.endsAt);
+      return;
+    }
+    // The same item's next turn (an item alone in the playlist): its turn counts from now on.
+    if (current && !current.gone && current.index === turn.index && current.turnStart !== turn.startsAt) {
+      this.current = { ...current, turnStart: turn.startsAt };
+    }
+    this.due = current?.gone ?? false;
+    const leadAt = turn.endsAt - this.options.prepareLeadMs;
+    if (now < leadAt) {
+      if (!this.due) this.dropNext();
+      this.syncTimer(now, leadAt);
+      return;
+    }
+    const upcoming = coming.index === current?.index ? null : this.playableAt(coming.index);
+    if (!upcoming) this.dropNext();
+    else if (!(this.next && this.next.index === upcoming.index)) this.mountNext(upcoming, coming.startsAt);
+    this.clearTimer();
+    const clock = this.clock;
+    const at = turn.endsAt;
+    // Already set for this instant; a new state may have moved it (a restarted timeline).
+    if (!clock || (this.cancelSwitch && this.switchFor === at)) return;
+    this.cancelSwitch?.();
+    this.switchFor = at;
+    this.cancelSwitch = atSharedInstant(clock, at, () => {
+      this.cancelSwitch = null;
+      this.switchAt = at;
+      this.settle();
+    });
+  }
+
+  private syncTimer(now: number, at: number): void {
+    this.cancelSwitch?.();
+    this.cancelSwitch = null;
+    this.setTimer(Math.max(0, at - now), () => this.settle());
   }
 
   private switchIfReady(): boolean {
@@ -298,6 +406,7 @@ export class Sequencer {
     this.clearTimer();
     this.due = false;
     this.preparing = false;
+    if (this.syncNow()) return; // the timeline times it: see alignSync
     const duration = this.current?.item.duration;
     if (duration === undefined || duration === null) return; // a video to its end: see timeLeft and ended
     const total = duration * 1000;

@@ -59,3 +59,8 @@ export function Stage({ rotation, children }: { rotation: Rotation; children: Re
     </div>
   );
 }
+
+/** Lays its content out for `size` instead of the screen's: a wall's whole picture (docs/sync.md). */
+export function StageSize({ size, children }: { size: Size; children: ReactNode }) {
+  return <StageContext.Provider value={size}>{children}</StageContext.Provider>;
+}

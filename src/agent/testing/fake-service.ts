@@ -111,6 +111,8 @@ export function ownSettings(device: Pick<Device, 'playlist_id'>): ScreenSettings
     playlist_ids: device.playlist_id ? [device.playlist_id] : [],
     web: WEB_OPTIONS_FALLBACK,
     override: null,
+    release: { shell: null, web: null },
+    sync: null,
   };
 }
 

@@ -93,6 +93,7 @@ export class FakeApp extends EventEmitter {
   paths: Record<string, string> = {};
   appPath = '/app';
   version = '0.1.0';
+  name = 'Wallboard';
   lockGranted = true;
   hardwareAccelerationDisabled = false;
   readonly relaunches: ({ args?: string[] } | undefined)[] = [];
@@ -129,6 +130,9 @@ export class FakeApp extends EventEmitter {
   }
   getVersion(): string {
     return this.version;
+  }
+  getName(): string {
+    return this.name;
   }
   relaunch(options?: { args?: string[] }): void {
     this.relaunches.push(options);
