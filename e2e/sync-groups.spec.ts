@@ -68,8 +68,11 @@ test('screens of a sync group switch together whatever their clocks and links', 
       5,
     );
     expect(spreads.length).toBe(5);
-    // Without the group they differ by up to a whole item (1 s); the bench holds them to a frame.
-    expect(Math.max(...spreads)).toBeLessThan(100);
+    // Without the group they differ by up to a whole item (1 s) at every switch; here a loaded
+    // machine may make one switch late, not most. The bench holds them to a frame.
+    const sorted = [...spreads].sort((a, b) => a - b);
+    expect(sorted[2], `spreads ${sorted.join(', ')} ms`).toBeLessThan(50);
+    expect(sorted[4], `spreads ${sorted.join(', ')} ms`).toBeLessThan(250);
   } catch (error) {
     for (const screen of screens) console.error(`--- ${screen.tag}\n${screen.output.slice(-3000)}`);
     throw error;
