@@ -106,12 +106,16 @@ test.describe('precompressed static files', () => {
     const player = await stack.startPlayer();
     const loaded = await loadedAssets(page, player);
     expect(loaded.size).toBeGreaterThan(1);
-    await expectSentAsBuilt(loaded, (path) => `${RENDERER_DIST}${path.slice(1)}`);
-    const index = await rawGet(player, { 'accept-encoding': BROWSER_ENCODINGS });
+    // `/` sends the browser to the version on screen, `/v/<version>/`: the built bundle here.
+    expect(page.url()).toBe(new URL('/v/built-in/', player).href);
+    await expectSentAsBuilt(loaded, (path) => `${RENDERER_DIST}${path.replace(/^\/v\/built-in\//, '')}`);
+    const index = await rawGet(page.url(), { 'accept-encoding': BROWSER_ENCODINGS });
     expect(index.headers['content-encoding']).toBe('br');
     expect(index.headers['cache-control']).toBe('no-cache');
     const [script] = loaded.keys();
-    const asset = await rawGet(new URL(script ?? '', player).href, { 'accept-encoding': BROWSER_ENCODINGS });
+    const asset = await rawGet(new URL(script ?? '', page.url()).href, {
+      'accept-encoding': BROWSER_ENCODINGS,
+    });
     expect(asset.headers['cache-control']).toBe(IMMUTABLE);
   });
 });

@@ -15,7 +15,7 @@ test('a group gets a schedule, off hours and a rotation, and a screen takes them
   await stack.boardPlaylist('Night', 'night-value', 2, 30);
   await stack.api('POST', '/devices', { tag: 'hall-1', name: 'Hall 1' });
 
-  await page.getByRole('link', { name: 'Groups' }).click();
+  await page.getByRole('link', { name: 'Groups', exact: true }).click();
   await page.getByRole('button', { name: 'New group' }).click();
   await page.getByRole('dialog').getByLabel('Name').fill('Lobby');
   await page.getByRole('button', { name: 'Create the group' }).click();
