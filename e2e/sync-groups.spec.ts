@@ -8,6 +8,7 @@ import {
   stopScreens,
   switchesOf,
   switchSpreads,
+  twoBoardPlaylist,
   type Screen,
 } from './sync-kit';
 
@@ -23,29 +24,7 @@ test('screens of a sync group switch together whatever their clocks and links', 
   const proxy = await delayingProxy(new URL(stack.serviceUrl), 80);
   let screens: Screen[] = [];
   try {
-    const boardOf = async (name: string) =>
-      (
-        await stack.api<{ id: string }>('POST', '/boards/import', {
-          name,
-          widgets: [
-            {
-              flow: { tag: name, data: { value: 1 } },
-              variant: 'value',
-              column: 0,
-              row: 0,
-              width: 8,
-              height: 6,
-            },
-          ],
-        })
-      ).id;
-    const playlist = await stack.api<{ id: string }>('POST', '/playlists', {
-      name: 'Sync',
-      items: [
-        { type: 'board', board_id: await boardOf('sync-a'), duration: 1 },
-        { type: 'board', board_id: await boardOf('sync-b'), duration: 1 },
-      ],
-    });
+    const playlist = await twoBoardPlaylist(stack);
     const group = await stack.api<{ id: string }>('POST', '/sync-groups', { name: 'Lobby' });
     screens = await startScreens(stack, browser, [
       { tag: 'sync-ahead', offsetMs: 3000, server: stack.serviceUrl },

@@ -129,6 +129,26 @@ export async function registered(stack: Stack, tag: string, ms = 20_000): Promis
   throw new Error(`device ${tag} did not register within ${ms} ms`);
 }
 
+/** A playlist of two boards (each one value widget), 1 s each: a switch every second. */
+export async function twoBoardPlaylist(stack: Stack): Promise<{ id: string }> {
+  const boardOf = async (tag: string) =>
+    (
+      await stack.api<{ id: string }>('POST', '/boards/import', {
+        name: tag,
+        widgets: [
+          { flow: { tag, data: { value: 1 } }, variant: 'value', column: 0, row: 0, width: 8, height: 6 },
+        ],
+      })
+    ).id;
+  return stack.api<{ id: string }>('POST', '/playlists', {
+    name: 'Sync',
+    items: [
+      { type: 'board', board_id: await boardOf('sync-a'), duration: 1 },
+      { type: 'board', board_id: await boardOf('sync-b'), duration: 1 },
+    ],
+  });
+}
+
 export async function stopScreens(screens: readonly Screen[]): Promise<void> {
   for (const screen of screens) {
     await screen.page.close().catch(() => undefined);
@@ -207,4 +227,43 @@ export function switchSpreads(
     spreads.push(Math.max(...times) - Math.min(...times));
   }
   return spreads;
+}
+
+/**
+ * How far the video on `page`'s screen is from a timeline that started at `epochMs` on the
+ * bench's clock (positive: ahead), in ms, with the video's length; null while none plays. Five reads
+ * on successive frames, each `currentTime` beside the page's `Date.now()` (whole ms under the
+ * clock emulation), put on the bench's clock by `offset`: their median.
+ */
+export async function videoError(
+  page: Page,
+  offset: number,
+  epochMs: number,
+): Promise<{ errorMs: number; lengthMs: number } | null> {
+  const reads = await page.evaluate(
+    () =>
+      new Promise<{ at: number; position: number; length: number }[]>((resolve) => {
+        const found: { at: number; position: number; length: number }[] = [];
+        const read = () => {
+          const video = document.querySelector<HTMLVideoElement>('[data-testid="player-current"] video');
+          if (video && Number.isFinite(video.duration) && video.duration > 0)
+            found.push({ at: Date.now(), position: video.currentTime, length: video.duration });
+          if (found.length >= 5 || !video) resolve(found);
+          else requestAnimationFrame(read);
+        };
+        requestAnimationFrame(read);
+      }),
+  );
+  const errors = reads.map(({ at, position, length }) => {
+    const lengthMs = length * 1000;
+    const truth = (((at - offset - epochMs) % lengthMs) + lengthMs) % lengthMs;
+    let error = position * 1000 - truth;
+    if (error > lengthMs / 2) error -= lengthMs;
+    if (error < -lengthMs / 2) error += lengthMs;
+    return error;
+  });
+  const lengthMs = (reads[0]?.length ?? 0) * 1000;
+  if (errors.length === 0) return null;
+  errors.sort((a, b) => a - b);
+  return { errorMs: errors[Math.floor(errors.length / 2)] ?? 0, lengthMs };
 }

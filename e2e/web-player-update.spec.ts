@@ -3,16 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from '@playwright/test';
-import type { BridgeHost } from '../src/agent/bridge-host';
-import type { BridgeMessage, PlayerState, RendererLog, ShowingReport } from '../src/shared/bridge';
+import type { PlayerState } from '../src/shared/bridge';
 import { boardExportSchema } from '../src/shared/board-export';
-import type { PlayReport } from '../src/shared/play';
-import type { Framing } from '../src/shared/web-content';
 import { fetchFromFolder, markedBundle, offerOfFolder } from '../src/web-player/testing/release-bundles';
 import { startWebPlayerServer, type WebPlayerServer } from '../src/web-player/web-player-server';
 import { WebReleases } from '../src/web-player/web-releases';
 import { WebVersions } from '../src/web-player/web-versions';
 import { expect, test } from './fixtures';
+import { RecordingHost } from '../src/web-player/testing/recording-host';
 
 // The web player told to update, in Chromium: the page showing version A (a red mark in its top
 // left corner) loads B (a green one) and swaps to it; every frame the browser draws meanwhile is
@@ -39,42 +37,6 @@ const STATE: PlayerState = {
   media: {},
 };
 
-/** The device agent, as far as the web player sees it: what reaches it is what counts. */
-class FakeHost implements BridgeHost {
-  readonly reports: ShowingReport[] = [];
-  readonly plays: PlayReport[] = [];
-  readonly logs: RendererLog[] = [];
-  private readonly listeners = new Set<(message: BridgeMessage) => void>();
-  getState(): PlayerState {
-    return STATE;
-  }
-  onMessage(listener: (message: BridgeMessage) => void) {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
-  }
-  reportShowing(report: ShowingReport): void {
-    this.reports.push(report);
-  }
-  reportFailure(): void {}
-  log(entry: RendererLog): void {
-    this.logs.push(entry);
-  }
-  chooseService(): void {}
-  reportPlay(report: PlayReport): void {
-    this.plays.push(report);
-  }
-  screenshotTaken(): void {}
-  checkFraming({ url }: { url: string }): Framing {
-    return { url, verdict: 'allowed', detail: '' };
-  }
-  showWebPage(): { shown: boolean } {
-    return { shown: false };
-  }
-  serviceTime(): { now: number | null } {
-    return { now: null };
-  }
-}
-
 let dir: string;
 let server: WebPlayerServer | null;
 const logged: string[] = [];
@@ -89,7 +51,7 @@ async function playerOnA(healthTimeoutMs: number) {
   await versions.download(await offerOfFolder(a, '1.0.0'), fetchFromFolder(a));
   await versions.activate('1.0.0');
   const releases = new WebReleases({ versions, log, healthTimeoutMs });
-  const host = new FakeHost();
+  const host = new RecordingHost(STATE);
   server = await startWebPlayerServer({
     host,
     rendererDir: RENDERER_DIST,

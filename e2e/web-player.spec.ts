@@ -3,52 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BridgeHost } from '../src/agent/bridge-host';
-import type { BridgeMessage, PlayerState, RendererLog, ShowingReport } from '../src/shared/bridge';
+import type { PlayerState } from '../src/shared/bridge';
 import { startWebPlayerServer, type WebPlayerServer } from '../src/web-player/web-player-server';
 import { expect, test } from './fixtures';
 import { emptyPlayerState } from '../src/shared/testing/bridge-fixtures';
-import type { Framing } from '../src/shared/web-content';
+import { RecordingHost } from '../src/web-player/testing/recording-host';
 
 const RENDERER_DIST = fileURLToPath(new URL('../dist/renderer', import.meta.url));
 
 const lobby: PlayerState = emptyPlayerState('lobby-screen');
-
-/** The device agent, as far as the web player sees it. */
-class FakeHost implements BridgeHost {
-  readonly reports: ShowingReport[] = [];
-  readonly logs: RendererLog[] = [];
-  private readonly listeners = new Set<(message: BridgeMessage) => void>();
-  constructor(public state: PlayerState) {}
-  getState(): PlayerState {
-    return this.state;
-  }
-  onMessage(listener: (message: BridgeMessage) => void) {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
-  }
-  reportShowing(report: ShowingReport): void {
-    this.reports.push(report);
-  }
-  reportFailure(): void {}
-  log(entry: RendererLog): void {
-    this.logs.push(entry);
-  }
-  chooseService(): void {}
-  reportPlay(): void {}
-  screenshotTaken(): void {}
-  checkFraming({ url }: { url: string }): Framing {
-    return { url, verdict: 'allowed', detail: '' };
-  }
-  showWebPage(): { shown: boolean } {
-    return { shown: false };
-  }
-  serviceTime(): { now: number | null } {
-    return { now: null };
-  }
-  emit(message: BridgeMessage): void {
-    for (const listener of this.listeners) listener(message);
-  }
-}
 
 let mediaDir: string;
 let servers: WebPlayerServer[];
@@ -79,7 +42,7 @@ test('the waiting screen names the device the agent reports', async ({ page }) =
       violations.push(`${event.effectiveDirective} ${event.blockedURI}`),
     );
   });
-  const server = await startPlayer(new FakeHost(lobby));
+  const server = await startPlayer(new RecordingHost(lobby));
 
   await page.goto(server.url);
 
@@ -98,7 +61,7 @@ test('the waiting screen names the device the agent reports', async ({ page }) =
 test('the page reports what it shows with its own size, and its leaving says "no renderer"', async ({
   page,
 }) => {
-  const host = new FakeHost(lobby);
+  const host = new RecordingHost(lobby);
   const server = await startPlayer(host);
   await page.setViewportSize({ width: 800, height: 450 });
   await page.goto(server.url);
@@ -115,7 +78,7 @@ test('the page reports what it shows with its own size, and its leaving says "no
 });
 
 test('a state pushed by the agent replaces the one on screen', async ({ page }) => {
-  const host = new FakeHost(lobby);
+  const host = new RecordingHost(lobby);
   const server = await startPlayer(host);
   await page.goto(server.url);
   await expect(page.getByTestId('device-name')).toHaveText('Lobby');
@@ -127,7 +90,7 @@ test('a state pushed by the agent replaces the one on screen', async ({ page }) 
 });
 
 test('the page logs to the agent when the agent sends something invalid', async ({ page }) => {
-  const host = new FakeHost(lobby);
+  const host = new RecordingHost(lobby);
   const server = await startPlayer(host);
   await page.goto(server.url);
   await expect(page.getByTestId('device-name')).toHaveText('Lobby');
@@ -141,7 +104,7 @@ test('the page logs to the agent when the agent sends something invalid', async 
 });
 
 test('one bad playlist item costs that item, not the whole state', async ({ page }) => {
-  const host = new FakeHost(lobby);
+  const host = new RecordingHost(lobby);
   const server = await startPlayer(host);
   await page.goto(server.url);
   await expect(page.getByTestId('device-name')).toHaveText('Lobby');
@@ -163,7 +126,7 @@ test('one bad playlist item costs that item, not the whole state', async ({ page
 });
 
 test('after the agent restarts the page reconnects and catches up', async ({ page }) => {
-  const first = await startPlayer(new FakeHost(lobby));
+  const first = await startPlayer(new RecordingHost(lobby));
   const port = Number(new URL(first.url).port);
   await page.goto(first.url);
   await expect(page.getByTestId('device-name')).toHaveText('Lobby');
@@ -172,7 +135,7 @@ test('after the agent restarts the page reconnects and catches up', async ({ pag
   // The screen keeps what it shows while the agent is away rather than blanking.
   await expect(page.getByTestId('device-name')).toHaveText('Lobby');
   await startPlayer(
-    new FakeHost({ ...lobby, device: { tag: 'lobby-screen', name: 'Lobby (renamed)' } }),
+    new RecordingHost({ ...lobby, device: { tag: 'lobby-screen', name: 'Lobby (renamed)' } }),
     port,
   );
 

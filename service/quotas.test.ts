@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../src/shared/account';
@@ -193,6 +193,76 @@ describe('the media quotas', () => {
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 201, 403]);
     expect(await mediaBytesOf(tight.id)).toBeLessThanOrEqual(MB);
     expect(await rowsOf('media', tight.id)).toBe(2);
+  });
+});
+
+describe('player releases and the media quota', () => {
+  /** A web release of `version` whose one asset is `bytes` random bytes, uploaded with `token`. */
+  function uploadRelease(token: string, version: string, bytes: number): Promise<LightMyRequestResponse> {
+    const files = [
+      { name: 'index.html', content: Buffer.from(`<!doctype html><title>${version}</title>`) },
+      { name: 'assets/big.bin', content: randomBytes(bytes) },
+    ];
+    const manifest = {
+      version,
+      files: files.map(({ name, content }) => ({
+        name,
+        size: content.length,
+        sha512: createHash('sha512').update(content).digest('base64'),
+      })),
+    };
+    const body = multipart([
+      { name: 'kind', content: 'web' },
+      ...files.map(({ name, content }) => ({ name: 'file', filename: name, content })),
+      { name: 'file', filename: 'release.json', content: Buffer.from(JSON.stringify(manifest)) },
+    ]);
+    return service.app.inject({
+      method: 'POST',
+      url: '/releases',
+      headers: { ...body.headers, authorization: `Bearer ${token}` },
+      payload: body.payload,
+    });
+  }
+
+  /** The release bytes the account holds, read from the store's rows of its release files. */
+  async function releaseBytesOf(accountId: string): Promise<number> {
+    const rows = await acrossAccounts(() =>
+      service.db.kysely
+        .selectFrom('release_files')
+        .select('size')
+        .where('account_id', '=', accountId)
+        .execute(),
+    );
+    return rows.reduce((sum, row) => sum + Number(row.size), 0);
+  }
+
+  it('counts a release as media bytes, and refuses the release or the medium past the quota', async () => {
+    const tight = await service.addAccount('Releases');
+    await command('account', 'update', tight.id, '--media-mb', '1');
+    expect((await uploadRelease(tight.token, '1.0.0', 600 * 1024)).statusCode).toBe(201);
+    const held = await releaseBytesOf(tight.id);
+    expect(held).toBeGreaterThan(600 * 1024);
+    expect((await quotasOf(tight.call)).media_bytes).toEqual({ used: held, limit: MB });
+    // The release's bytes leave no room for a medium of 600 kB, nor for a second release.
+    expectQuotaRefusal(await upload(tight.token, pngOf(600 * 1024)), 'media_bytes', /0\.59 MB used/);
+    expectQuotaRefusal(await uploadRelease(tight.token, '1.0.1', 600 * 1024), 'media_bytes', /0\.59 MB used/);
+    expect(await releaseBytesOf(tight.id)).toBe(held);
+    expect(await mediaBytesOf(tight.id)).toBe(0);
+    // A release far past the room (5 MB) is refused as well, with nothing of it kept.
+    expectQuotaRefusal(await uploadRelease(tight.token, '1.0.2', 5 * MB), 'media_bytes', /quota is 1 MB/);
+    expect(await releaseBytesOf(tight.id)).toBe(held);
+    // Another account is not held by it.
+    expect((await uploadRelease(ADMIN_SECRET, '1.0.2', 600 * 1024)).statusCode).toBe(201);
+  });
+
+  it('lets one of two simultaneous releases through when there is room for one', async () => {
+    const tight = await service.addAccount('Releases at once');
+    await command('account', 'update', tight.id, '--media-mb', '1');
+    const answers = await Promise.all(
+      ['2.0.0', '2.0.1', '2.0.2'].map((version) => uploadRelease(tight.token, version, 400 * 1024)),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 201, 403]);
+    expect(await releaseBytesOf(tight.id)).toBeLessThanOrEqual(MB);
   });
 });
 

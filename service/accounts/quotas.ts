@@ -66,7 +66,14 @@ async function mediaUse(db: Queryable, accountId: string): Promise<{ files: numb
     ])
     .where('account_id', '=', accountId)
     .executeTakeFirstOrThrow();
-  return { files: Number(row.files), bytes: Number(row.bytes) };
+  // Player releases are kept in the same storage: their bytes count as media bytes, not as files,
+  // from the row written with the quota's check (one being uploaded included).
+  const releases = await db.kysely
+    .selectFrom('releases')
+    .select(sql<number | string>`coalesce(sum(${sql.ref('bytes')}), 0)`.as('bytes'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return { files: Number(row.files), bytes: Number(row.bytes) + Number(releases.bytes) };
 }
 
 const refusal = (quota: QuotaName, message: string): DomainError =>
@@ -122,16 +129,21 @@ export async function holdMediaQuota(tx: Queryable, bytes: number, newFile = tru
 /**
  * Before an upload is received: the most bytes it may have and still fit (null: no quota), so
  * that the body is not written past it, and the refusal of an upload larger than that. Read
- * without a lock; holdMediaQuota decides once the upload is whole.
+ * without a lock; holdMediaQuota decides once the upload is whole. `newFile` false: bytes that
+ * count as no medium (a release's), held to the bytes quota alone.
  */
-export async function mediaRoom(db: Queryable): Promise<{ bytes: number | null; refuse(): DomainError }> {
+export async function mediaRoom(
+  db: Queryable,
+  newFile = true,
+): Promise<{ bytes: number | null; refuse(): DomainError }> {
   const accountId = accountOrDefault();
   const account = await db.kysely
     .selectFrom('accounts')
     .select(QUOTA_COLUMN_NAMES)
     .where('id', '=', accountId)
     .executeTakeFirst();
-  const limits = account ? limitsOf(account) : null;
+  const stored = account ? limitsOf(account) : null;
+  const limits = stored && !newFile ? { ...stored, media_files: null } : stored;
   if (!limits || (limits.media_bytes === null && limits.media_files === null)) {
     return { bytes: null, refuse: () => refusal('media_bytes', 'the media quota is exceeded') };
   }

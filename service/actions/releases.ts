@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import type { Release, ReleaseChannel, ReleaseKind } from '../../src/shared/release';
+import { holdMediaQuota } from '../accounts/quotas';
 import { acrossAccounts } from '../accounts/scope';
 import type { ServiceContext } from '../context';
 import type { Database } from '../db/database';
@@ -24,7 +25,8 @@ export interface ReceivedRelease extends ReceivedReleaseFile {
  * does not match refuses the whole upload, and nothing is kept), then its row, not ready, then
  * each file's bytes in the media storage (kept once per content), then it is made ready: listed,
  * and offered by the rollouts and pins that name it. Should a file fail to be kept, the release
- * and what was kept of it go. The temporary files are the caller's to remove.
+ * and what was kept of it go. Its bytes count against the account's media quota (checked with
+ * the row's insert). The temporary files are the caller's to remove.
  */
 export async function uploadRelease(
   ctx: ServiceContext,
@@ -35,7 +37,11 @@ export async function uploadRelease(
 ): Promise<Release> {
   const { version, files } = checkRelease(input.kind, received, manifests);
   const id = newId('rel');
-  await new ReleaseRepository(ctx.db).insertPending({ id, ...input, version }, ctx.clock.now());
+  const bytes = files.reduce((sum, file) => sum + file.size, 0);
+  await ctx.db.transaction(async (tx) => {
+    await holdMediaQuota(tx, bytes, false);
+    await new ReleaseRepository(tx).insertPending({ id, ...input, version, bytes }, ctx.clock.now());
+  });
   const byName = new Map(received.map((file) => [file.name, file]));
   try {
     for (const file of files) {

@@ -26,6 +26,7 @@ import { audit } from './migrations/audit';
 import { scriptSecrets } from './migrations/script-secrets';
 import { singleSignOn } from './migrations/single-sign-on';
 import { releases } from './migrations/releases';
+import { releaseBytes } from './migrations/release-bytes';
 import { syncGroups } from './migrations/sync-groups';
 
 /**
@@ -235,4 +236,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 26, name: 'single-sign-on', up: singleSignOn },
   { version: 27, name: 'releases', up: releases },
   { version: 28, name: 'sync-groups', up: syncGroups },
+  { version: 29, name: 'release-bytes', up: releaseBytes },
 ];

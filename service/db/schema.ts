@@ -607,6 +607,8 @@ export interface ReleasesTable {
   notes: string;
   ready: DefaultFlag;
   created_at: Timestamp;
+  /** Its files' sizes summed, counted by the media quota (migration 29). */
+  bytes: ColumnType<number | string, number | undefined, number>;
   account_id: AccountColumn;
 }
 

@@ -23,7 +23,14 @@ export class ReleaseRepository {
    * A version of the kind already there is a 409.
    */
   async insertPending(
-    row: { id: string; kind: ReleaseKind; channel: ReleaseChannel; version: string; notes: string },
+    row: {
+      id: string;
+      kind: ReleaseKind;
+      channel: ReleaseChannel;
+      version: string;
+      notes: string;
+      bytes: number;
+    },
     at: Date,
   ): Promise<void> {
     await refusing(

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { releaseChannelSchema, releaseFileNameSchema, releaseKindSchema } from '../../src/shared/release';
 import { removeReceived, type ReceivedRelease } from '../actions/releases';
 import { FEED_NAME, WEB_MANIFEST } from '../domain/release-manifests';
+import { DomainError } from '../domain/errors';
 import { HttpError } from '../http/errors';
 import { newId } from '../ids';
 
@@ -37,11 +38,22 @@ export interface ReleaseUpload {
 
 const isManifest = (name: string) => FEED_NAME.test(name) || name === WEB_MANIFEST;
 
-/** Streams one file into `dir`, hashing it both ways on the way; memory holds one chunk at a time. */
+/** What the account's media quota leaves for the whole upload, counted down as it is received. */
+export interface UploadRoom {
+  /** Bytes left; null: no quota. */
+  bytes: number | null;
+  refuse(): Error;
+}
+
+/**
+ * Streams one file into `dir`, hashing it both ways on the way; memory holds one chunk at a time.
+ * A chunk past the room left stops it there (the refusal), so no more than that reaches the disk.
+ */
 async function receiveOne(
   stream: Readable & { truncated?: boolean },
   dir: string,
   name: string,
+  room: UploadRoom,
 ): Promise<ReceivedRelease & { truncated: boolean }> {
   const path = join(dir, newId('upload'));
   const sha256 = createHash('sha256');
@@ -49,6 +61,13 @@ async function receiveOne(
   let size = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
+      if (room.bytes !== null) {
+        if (chunk.length > room.bytes) {
+          done(room.refuse());
+          return;
+        }
+        room.bytes -= chunk.length;
+      }
       sha256.update(chunk);
       sha512.update(chunk);
       size += chunk.length;
@@ -77,9 +96,14 @@ const refused = (message: string, path = 'files') =>
 /**
  * Receives an upload of a release into temporary files of `dir`. Refused (400, and every file
  * received removed): a field other than kind, channel, notes; a file of a name that is not a
- * relative path, or given twice; a file past the limit (413).
+ * relative path, or given twice; a file past the limit (413); past the account's media quota,
+ * that refusal (403), with no more than the room it had written.
  */
-export async function receiveRelease(request: FastifyRequest, dir: string): Promise<ReleaseUpload> {
+export async function receiveRelease(
+  request: FastifyRequest,
+  dir: string,
+  room: UploadRoom,
+): Promise<ReleaseUpload> {
   if (!request.isMultipart())
     throw new HttpError(415, 'unsupported_media_type', `${request.method} ${request.url}: ${UPLOAD_HINT}`);
   const files: ReceivedRelease[] = [];
@@ -93,7 +117,7 @@ export async function receiveRelease(request: FastifyRequest, dir: string): Prom
         continue;
       }
       const name = part.filename;
-      const file = await receiveOne(part.file, dir, name);
+      const file = await receiveOne(part.file, dir, name, room);
       files.push(file);
       if (!releaseFileNameSchema.safeParse(name).success)
         throw refused(
@@ -111,7 +135,7 @@ export async function receiveRelease(request: FastifyRequest, dir: string): Prom
     }
   } catch (error) {
     await removeReceived(files);
-    if (error instanceof HttpError) throw error;
+    if (error instanceof HttpError || error instanceof DomainError) throw error;
     const { code, errno } = error as { code?: unknown; errno?: unknown };
     if (errno !== undefined) throw error;
     throw new HttpError(

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { idSchema } from '../../src/shared/common';
 import { releaseChannelSchema, releaseKindSchema, releaseSchema } from '../../src/shared/release';
 import { deleteRelease, removeReceived, removeStaleUploads, uploadRelease } from '../actions/releases';
+import { mediaRoom } from '../accounts/quotas';
 import type { ServiceContext } from '../context';
 import { notFound } from '../domain/errors';
 import { refuseDeviceBound } from '../http/device-scope';
@@ -80,7 +81,11 @@ export function releaseRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         refuseDeviceBound(request, 'upload releases');
-        const upload = await receiveRelease(request, await storage.incomingDir());
+        const upload = await receiveRelease(
+          request,
+          await storage.incomingDir(),
+          await mediaRoom(ctx.db, false),
+        );
         try {
           const release = await uploadRelease(ctx, storage, upload.fields, upload.files, upload.manifests);
           return await reply.status(201).send(release);

@@ -9,7 +9,7 @@ import { recordingLogger } from '../agent/testing/fakes';
 import { UpdateRefused, type ReleaseSource } from '../agent/update-ports';
 import { FakeApp } from './testing/fake-electron';
 import { appImageUpdaterWithFakeApp } from './testing/fake-updater';
-import { ShellUpdateTarget, UPDATER_CACHE_DIR_NAME } from './updater';
+import { feedNameFor, ShellUpdateTarget, UPDATER_CACHE_DIR_NAME } from './updater';
 import { shellUpdateTarget, whyNoShellUpdates } from './updater-platform';
 
 const TOKEN = 'device-token';
@@ -50,6 +50,7 @@ function target(appImage: string): ShellUpdateTarget {
     createUpdater: () => appImageUpdaterWithFakeApp(app),
     version: app.version,
     platform: 'linux',
+    arch: 'x64',
     dataDir: app.getPath('userData'),
     appImage,
     restart: (reason) => restarts.push(reason),
@@ -136,7 +137,7 @@ describe("electron-updater's own code on our feed (AppImageUpdater, with the fak
     const appImage = await installedAppImage('Wallboard.AppImage', '1.0.0');
     const offer = publish('2.0.0');
     const other = describeFile('Wallboard-2.0.0.AppImage', fakeAppImage('2.0.0-other'));
-    const listed = { ...offer, files: [other] };
+    const listed = { ...offer, files: offer.files.map((file) => (file.name === other.name ? other : file)) };
     await expect(target(appImage).download(listed, source(), new AbortController().signal)).rejects.toThrow(
       /the feed's Wallboard-2.0.0.AppImage is not the release's/,
     );
@@ -149,6 +150,31 @@ describe("electron-updater's own code on our feed (AppImageUpdater, with the fak
     await expect(
       target(appImage).download({ ...offer, version: '2.0.1' }, source(), new AbortController().signal),
     ).rejects.toThrow(/the feed offers 2.0.0, the service offers 2.0.1/);
+  });
+
+  it('refuses a release built for other platforms before asking for a byte', async () => {
+    const appImage = await installedAppImage('Wallboard.AppImage', '1.0.0');
+    const offer = publish('2.0.0');
+    const forWindows = {
+      ...offer,
+      files: [
+        describeFile('Wallboard Setup 2.0.0.exe', randomBytes(1000)),
+        describeFile('latest.yml', Buffer.from('x')),
+      ],
+    };
+    await expect(
+      target(appImage).download(forWindows, source(), new AbortController().signal),
+    ).rejects.toThrow(
+      new UpdateRefused('release 2.0.0 has no latest-linux.yml: it was not built for linux on x64'),
+    );
+    expect(server.requests).toEqual([]);
+  });
+
+  it('reads the feed of its processor: latest-linux-arm64.yml on arm64', () => {
+    expect(feedNameFor('linux', 'arm64')).toBe('latest-linux-arm64.yml');
+    expect(feedNameFor('linux', 'x64')).toBe('latest-linux.yml');
+    expect(feedNameFor('win32', 'x64')).toBe('latest.yml');
+    expect(feedNameFor('darwin', 'arm64')).toBe('latest-mac.yml');
   });
 
   it('downloads a lower version (a rollback): downgrades are allowed', async () => {

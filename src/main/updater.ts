@@ -43,6 +43,8 @@ export interface ShellUpdateOptions {
   /** The version that runs (app.getVersion()). */
   version: string;
   platform: NodeJS.Platform;
+  /** The processor (process.arch): on Linux, which feed electron-updater reads. */
+  arch?: string;
   /** Where the shell keeps electron-updater's settings file (userData). */
   dataDir: string;
   /** The AppImage this process runs from (process.env.APPIMAGE), on Linux. */
@@ -54,6 +56,15 @@ export interface ShellUpdateOptions {
 
 /** The folder electron-updater keeps its downloads in, under the system's cache folder. */
 export const UPDATER_CACHE_DIR_NAME = 'wallboard-updater';
+
+/**
+ * The feed electron-updater reads on this platform and processor, as its generic provider names
+ * it: `latest.yml` on Windows, `latest-mac.yml`, `latest-linux.yml` (x64) or `latest-linux-<arch>.yml`.
+ */
+export function feedNameFor(platform: NodeJS.Platform, arch: string): string {
+  if (platform === 'linux') return `latest-linux${arch === 'x64' ? '' : `-${arch}`}.yml`;
+  return platform === 'darwin' ? 'latest-mac.yml' : 'latest.yml';
+}
 
 /** electron-updater's error codes that say the release is wrong, not the moment. */
 const REFUSING_CODES = new Set([
@@ -88,6 +99,15 @@ export class ShellUpdateTarget implements UpdateTarget {
 
   async download(offer: ReleaseOffer, source: ReleaseSource, signal: AbortSignal): Promise<void> {
     this.downloaded = null;
+    // A release built for other platforms is refused before a byte is asked for: said once, in
+    // words, rather than as the 404 electron-updater would meet.
+    const arch = this.options.arch ?? process.arch;
+    const feed = feedNameFor(this.options.platform, arch);
+    if (!offer.files.some((file) => basename(file.name) === feed)) {
+      throw new UpdateRefused(
+        `release ${offer.version} has no ${feed}: it was not built for ${this.options.platform} on ${arch}`,
+      );
+    }
     const updater = await this.updaterFor(source);
     const check = await refusals(() => updater.checkForUpdates());
     if (!check) {

@@ -82,8 +82,9 @@ describe('the shared timeline', () => {
 
   it('puts a looping video where shared time says and nudges its rate gently', () => {
     expect(videoPositionAt(12_500, 10)).toBeCloseTo(2.5, 9);
-    expect(playbackRateFor(0.004)).toBe(1);
-    expect(playbackRateFor(0.04)).toBeCloseTo(1.02, 9);
+    expect(playbackRateFor(0.001)).toBe(1);
+    expect(playbackRateFor(0.004)).toBeCloseTo(1.008, 9);
+    expect(playbackRateFor(-0.01)).toBeCloseTo(0.98, 9);
     expect(playbackRateFor(-0.5)).toBeCloseTo(0.95, 9);
     expect(playbackRateFor(0.9)).toBeCloseTo(1.05, 9);
   });

@@ -59,15 +59,18 @@ export function videoPositionAt(msIntoTurn: number, lengthS: number): number {
 
 /**
  * The playback rate that closes `errorS` seconds (positive: the video is behind) gently: a
- * correction proportional to the error, at most 5% either way, none under half a frame. Beyond
- * `SEEK_BEYOND_S` a seek is cheaper than minutes of a changed rate: the caller seeks.
+ * correction proportional to the error, at most 5% either way. The dead band is a fraction of a
+ * frame, above the reading's own noise (a page's clock read to the ms): two screens each left
+ * anywhere inside it stay well within a frame of each other. Beyond `SEEK_BEYOND_S` a seek is
+ * cheaper than minutes of a changed rate: the caller seeks.
  */
 export const SEEK_BEYOND_S = 1;
-const DEAD_BAND_S = 0.008;
+const DEAD_BAND_S = 0.002;
 const MAX_NUDGE = 0.05;
 export function playbackRateFor(errorS: number): number {
   if (Math.abs(errorS) < DEAD_BAND_S) return 1;
-  // Half the error closed in a second, bounded.
-  const nudge = Math.max(-MAX_NUDGE, Math.min(MAX_NUDGE, errorS * 0.5));
+  // The error closed with a time constant of half a second (a stall's 20 ms in about one),
+  // bounded: at 2 x per second, each 250 ms look closes half of what is left, which stays stable.
+  const nudge = Math.max(-MAX_NUDGE, Math.min(MAX_NUDGE, errorS * 2));
   return 1 + nudge;
 }

@@ -5,65 +5,17 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import type { z } from 'zod';
-import type { BridgeHost } from '../agent/bridge-host';
 import type { TileAnswer, TileStore } from '../agent/tile-cache';
-import {
-  playerStateSchema,
-  type BridgeMessage,
-  type FailureReport,
-  type PlayerState,
-  type RendererLog,
-  type ShowingReport,
-} from '../shared/bridge';
+import { playerStateSchema, type BridgeMessage, type PlayerState } from '../shared/bridge';
 import { agentFrameSchema, type CallFrame } from '../shared/web-bridge-protocol';
 import { customFramePolicy } from '../shared/custom-frame';
 import { startWebPlayerServer, WEB_TILE_URL_TEMPLATE, type WebPlayerServer } from './web-player-server';
 import { emptyPlayerState } from '../shared/testing/bridge-fixtures';
-import type { Framing } from '../shared/web-content';
+import { RecordingHost } from './testing/recording-host';
 
 const STATE: PlayerState = emptyPlayerState('lobby-screen');
 const MEDIA = '0123456789abcdef0123456789abcdef.mp4';
 const MEDIA_BYTES = Buffer.from('0123456789');
-
-/** The agent's side, as far as the web player needs it. */
-class FakeHost implements BridgeHost {
-  state = STATE;
-  readonly reports: ShowingReport[] = [];
-  readonly failures: FailureReport[] = [];
-  readonly logs: RendererLog[] = [];
-  readonly listeners = new Set<(message: BridgeMessage) => void>();
-  getState(): PlayerState {
-    return this.state;
-  }
-  onMessage(listener: (message: BridgeMessage) => void) {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
-  }
-  reportShowing(report: ShowingReport): void {
-    this.reports.push(report);
-  }
-  reportFailure(report: FailureReport): void {
-    this.failures.push(report);
-  }
-  log(entry: RendererLog): void {
-    this.logs.push(entry);
-  }
-  chooseService(): void {}
-  reportPlay(): void {}
-  screenshotTaken(): void {}
-  checkFraming({ url }: { url: string }): Framing {
-    return { url, verdict: 'allowed', detail: '' };
-  }
-  showWebPage(): { shown: boolean } {
-    return { shown: false };
-  }
-  serviceTime(): { now: number | null } {
-    return { now: null };
-  }
-  emit(message: BridgeMessage): void {
-    for (const listener of this.listeners) listener(message);
-  }
-}
 
 /** A bridge client that keeps every frame, so none is missed between two awaits. */
 class Client {
@@ -117,7 +69,7 @@ function get(url: string, path: string): Promise<{ status: number; body: string 
 }
 
 let dir: string;
-let host: FakeHost;
+let host: RecordingHost;
 let warnings: string[];
 let server: WebPlayerServer;
 let bridgeUrl: string;
@@ -138,7 +90,7 @@ beforeEach(async () => {
   await writeFile(join(dir, 'renderer', 'assets', 'app.js'), 'export {};');
   await writeFile(join(dir, 'media', MEDIA), MEDIA_BYTES);
   await writeFile(join(dir, 'secret.txt'), 'token');
-  host = new FakeHost();
+  host = new RecordingHost(STATE);
   warnings = [];
   server = await startWebPlayerServer({
     host,

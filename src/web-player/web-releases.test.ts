@@ -3,62 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import type { BridgeHost } from '../agent/bridge-host';
-import type { BridgeMessage, FailureReport, PlayerState, RendererLog, ShowingReport } from '../shared/bridge';
 import type { PlayReport } from '../shared/play';
 import { emptyPlayerState } from '../shared/testing/bridge-fixtures';
 import type { ReleaseOffer } from '../shared/release';
 import { agentFrameSchema, WEB_VERSIONS_EVENTS_PATH, type CallFrame } from '../shared/web-bridge-protocol';
-import type { Framing } from '../shared/web-content';
 import { fetchFromFolder, offerOfFolder } from './testing/release-bundles';
 import { startWebPlayerServer, type WebPlayerServer } from './web-player-server';
 import { WebReleases } from './web-releases';
 import { WebVersions } from './web-versions';
+import { RecordingHost } from './testing/recording-host';
 
 // The web player's server with versions: what each page's frames count for while a version is on
 // trial and after it is on screen, the paths, and the trial's end either way. Pages are WebSocket
 // clients here; e2e/web-player-update.spec.ts swaps real pages in Chromium.
-
-class FakeHost implements BridgeHost {
-  readonly reports: ShowingReport[] = [];
-  readonly failures: FailureReport[] = [];
-  readonly plays: PlayReport[] = [];
-  readonly logs: RendererLog[] = [];
-  readonly listeners = new Set<(message: BridgeMessage) => void>();
-  getState(): PlayerState {
-    return emptyPlayerState('hall');
-  }
-  onMessage(listener: (message: BridgeMessage) => void) {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
-  }
-  reportShowing(report: ShowingReport): void {
-    this.reports.push(report);
-  }
-  reportFailure(report: FailureReport): void {
-    this.failures.push(report);
-  }
-  log(entry: RendererLog): void {
-    this.logs.push(entry);
-  }
-  chooseService(): void {}
-  reportPlay(report: PlayReport): void {
-    this.plays.push(report);
-  }
-  screenshotTaken(): void {}
-  checkFraming({ url }: { url: string }): Framing {
-    return { url, verdict: 'allowed', detail: '' };
-  }
-  showWebPage(): { shown: boolean } {
-    return { shown: false };
-  }
-  serviceTime(): { now: number | null } {
-    return { now: null };
-  }
-  emit(message: BridgeMessage): void {
-    for (const listener of this.listeners) listener(message);
-  }
-}
 
 /** A page's bridge socket, keeping the kinds of the messages it is sent. */
 class Page {
@@ -81,7 +38,7 @@ class Page {
 }
 
 let dir: string;
-let host: FakeHost;
+let host: RecordingHost;
 let versions: WebVersions;
 let server: WebPlayerServer;
 let pages: Page[];
@@ -127,7 +84,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'web-releases-'));
   await mkdir(join(dir, 'built-in'));
   await writeFile(join(dir, 'built-in', 'index.html'), 'built in');
-  host = new FakeHost();
+  host = new RecordingHost(emptyPlayerState('hall'));
   versions = new WebVersions(join(dir, 'player'), join(dir, 'built-in'), '0.1.0');
   await versions.open();
   pages = [];

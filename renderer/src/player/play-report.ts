@@ -1,5 +1,5 @@
 import type { PlayReport } from '../../../src/shared/play';
-import type { SequencerSnapshot, Slot } from './sequencer';
+import type { SequencerSnapshot, Slot } from './slot';
 
 /** An item that stays on screen (the only one that can play, a video looping) is cut into turns of at most this. */
 export const TURN_MAX_MS = 3_600_000;

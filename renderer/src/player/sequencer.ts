@@ -1,55 +1,17 @@
 import type { PlayerState } from '../../../src/shared/bridge';
-import type { PlaylistItem } from '../../../src/shared/playlist';
-import { describeView, resolveItem, sameView, screenChannels, type ItemView } from './resolve-item';
-import { atSharedInstant, type SharedTime } from './shared-clock';
-import { syncTurn, type SyncTurn } from './sync-plan';
-
-/** One mounting of a playlist item. */
-export interface Slot {
-  /** New for each mounting: layers are keyed by it, so the prepared one is shown without a remount. */
-  readonly id: number;
-  /** Position in the playlist as it is now. */
-  readonly index: number;
-  readonly item: PlaylistItem;
-  readonly view: ItemView;
-  /** Left the playlist (or failed) while on screen: it stays only until its successor is ready. */
-  readonly gone: boolean;
-  /** In a sync group: when its turn began on the shared clock (a video's position follows it). */
-  readonly turnStart?: number;
-}
-
-export interface SequencerSnapshot {
-  /** On screen; null shows the waiting screen. */
-  readonly current: Slot | null;
-  /** Mounted hidden behind the current one until it is ready and its turn comes. */
-  readonly next: Slot | null;
-  /** Notifications of these channels are shown (see resolve-item.ts). */
-  readonly channels: ReadonlySet<string>;
-}
-
-export interface SequencerOptions {
-  /** How long before its turn the next item is mounted. */
-  prepareLeadMs?: number;
-  /** A prepared item not ready by then is skipped. */
-  readyTimeoutMs?: number;
-}
-
-export interface SequencerOutput {
-  log(level: 'info' | 'warn', message: string): void;
-  /** What is on screen, at each switch (see describeView). */
-  report(showing: string): void;
-  /** An item that could not be shown (see describeView), and why: the heartbeats carry it. */
-  failed(item: string, reason: string): void;
-}
-
-export const PREPARE_LEAD_MS = 3000;
-export const READY_TIMEOUT_MS = 20_000;
-
-const itemKey = (item: PlaylistItem): string => JSON.stringify(item);
-
-/** What an item shows, whatever its settings: an edited duration is the same item, not a new one. */
-const itemIdentity = (item: PlaylistItem): string =>
-  item.type === 'board' ? `board:${item.board_id}` : `${item.type}:${item.url}`;
+import { ItemPicker, itemIdentity, itemKey, type Playable } from './item-picker';
+import { OneShot } from './one-shot';
+import { describeView, resolveItem, sameView, screenChannels } from './resolve-item';
+import {
+  PREPARE_LEAD_MS,
+  READY_TIMEOUT_MS,
+  type SequencerOptions,
+  type SequencerOutput,
+  type SequencerSnapshot,
+  type Slot,
+} from './slot';
+import type { SharedTime } from './shared-clock';
+import { syncTurn, TurnSwitch, type SyncTurn } from './sync-plan';
 
 /**
  * Plays a playlist: each item for its duration, in order, looping. The next item is mounted
@@ -75,21 +37,18 @@ export class Sequencer {
   /** Inside the current item's last `prepareLeadMs`: the next one should be mounted. */
   private preparing = false;
   private slotIds = 0;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private readyTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The one timer of the item on screen (its end, or the timeline's next instant). */
+  private readonly timer = new OneShot();
+  /** A prepared item not ready in time is skipped. */
+  private readonly readyTimer = new OneShot();
   private running = true;
-  /** Items that failed, by key, skipped until the next state gives them another chance. */
-  private failures = new Map<string, string>();
-  /** Skip reasons already logged for this state, so a looping playlist does not repeat them. */
-  private logged = new Set<string>();
+  private readonly picker = new ItemPicker((message) => this.output.log('info', message));
   private reported: { slot: number | null; showing: string } | null = null;
   private snapshot: SequencerSnapshot = { current: null, next: null, channels: new Set() };
   /** The shared clock of a sync group (docs/sync.md); null: each item for its duration from now. */
   private clock: SharedTime | null = null;
-  /** The switch made at a turn's end: the timeline is read as of then, however early the frame. */
-  private switchAt = Number.NEGATIVE_INFINITY;
-  private cancelSwitch: (() => void) | null = null;
-  private switchFor = Number.NaN;
+  /** The switch at the end of a sync group's turn. */
+  private readonly turnSwitch = new TurnSwitch();
 
   constructor(options: SequencerOptions = {}) {
     this.options = {
@@ -115,8 +74,7 @@ export class Sequencer {
     this.clock = clock;
     // Out of the group: the item on screen plays its duration from now, as outside one.
     if (synced && this.syncNow() === null && this.current && !this.current.gone && this.running) {
-      this.cancelSwitch?.();
-      this.cancelSwitch = null;
+      this.turnSwitch.disarm();
       this.startCurrent();
     }
     this.settle();
@@ -124,14 +82,13 @@ export class Sequencer {
 
   /** The shared clock now, in a sync group whose timeline has a turn; null plays each item from now. */
   private syncNow(): SyncTurn | null {
-    return this.state && this.clock ? syncTurn(this.state, this.clock, this.switchAt) : null;
+    return this.state && this.clock ? syncTurn(this.state, this.clock, this.turnSwitch.floor) : null;
   }
 
   update(state: PlayerState): void {
     if (state === this.state) return;
     this.state = state;
-    this.failures = new Map();
-    this.logged = new Set();
+    this.picker.reset();
     this.refindCurrent(state);
     this.settle();
   }
@@ -140,7 +97,7 @@ export class Sequencer {
   ready(id: number): void {
     if (this.next?.id !== id || this.nextReady) return;
     this.nextReady = true;
-    this.clearReadyTimer();
+    this.readyTimer.clear();
     this.settle();
   }
 
@@ -150,7 +107,7 @@ export class Sequencer {
     if (!slot) return;
     this.output.log('warn', `skipped ${describeView(slot.view)}: ${reason}`);
     this.output.failed(describeView(slot.view), reason);
-    this.failures.set(itemKey(slot.item), reason);
+    this.picker.fail(slot.item, reason);
     if (slot === this.next) {
       this.dropNext();
     } else if (slot === this.current) {
@@ -182,7 +139,7 @@ export class Sequencer {
       this.settle();
       return;
     }
-    this.setTimer(prepareIn, () => {
+    this.timer.set(prepareIn, () => {
       this.preparing = true;
       this.settle();
     });
@@ -191,10 +148,9 @@ export class Sequencer {
   /** Unmounted: no timer may fire into a player that is gone. */
   pause(): void {
     this.running = false;
-    this.clearTimer();
-    this.cancelSwitch?.();
-    this.cancelSwitch = null;
-    this.clearReadyTimer();
+    this.timer.clear();
+    this.turnSwitch.disarm();
+    this.readyTimer.clear();
   }
 
   /** Mounted again (React's strict mode does this at once): the item on screen starts over. */
@@ -237,28 +193,6 @@ export class Sequencer {
     this.due = true;
   }
 
-  /** The first playable item after position `from`, skipping (and logging) what cannot play. */
-  private pickAfter(from: number): { index: number; item: PlaylistItem; view: ItemView } | null {
-    const state = this.state;
-    const items = state?.playlist?.items ?? [];
-    if (!state) return null;
-    for (let step = 1; step <= items.length; step++) {
-      const index = (((from + step) % items.length) + items.length) % items.length;
-      const item = items[index];
-      if (!item || this.failures.has(itemKey(item))) continue;
-      const resolution = resolveItem(item, state);
-      if ('view' in resolution) return { index, item, view: resolution.view };
-      this.logOnce(`skipped item ${index + 1} of the playlist: ${resolution.skip}`);
-    }
-    return null;
-  }
-
-  private logOnce(message: string): void {
-    if (this.logged.has(message)) return;
-    this.logged.add(message);
-    this.output.log('info', message);
-  }
-
   /** Brings the next slot, the switch and the report in line with everything known now. */
   private settle(): void {
     if (!this.running || !this.state) return;
@@ -270,7 +204,7 @@ export class Sequencer {
     }
     if (this.current?.gone && !this.next) {
       this.current = null;
-      this.clearTimer();
+      this.timer.clear();
     }
     this.reportShowing();
     this.publish();
@@ -287,8 +221,8 @@ export class Sequencer {
       if ('skip' in now) this.replaceAtOnce(current, now.skip);
     }
     const wanted =
-      current === null || this.due || this.preparing
-        ? this.pickAfter(current ? (current.gone ? current.index - 1 : current.index) : -1)
+      this.state && (current === null || this.due || this.preparing)
+        ? this.picker.after(this.state, current ? (current.gone ? current.index - 1 : current.index) : -1)
         : null;
     // The item on screen is the only one that can play: it stays.
     const stays = wanted && current && !current.gone && wanted.index === current.index;
@@ -310,7 +244,7 @@ export class Sequencer {
     this.mountNext(wanted);
   }
 
-  private mountNext(wanted: { index: number; item: PlaylistItem; view: ItemView }, turnStart?: number): void {
+  private mountNext(wanted: Playable, turnStart?: number): void {
     this.dropNext();
     this.next = {
       id: ++this.slotIds,
@@ -325,14 +259,8 @@ export class Sequencer {
     else this.startReadyTimer();
   }
 
-  /** The item of playlist position `index` if it can play here now, else null (logged once). */
-  private playableAt(index: number): { index: number; item: PlaylistItem; view: ItemView } | null {
-    const item = this.state?.playlist?.items[index];
-    if (!item || !this.state || this.failures.has(itemKey(item))) return null;
-    const resolution = resolveItem(item, this.state);
-    if ('view' in resolution) return { index, item, view: resolution.view };
-    this.logOnce(`skipped item ${index + 1} of the playlist: ${resolution.skip}`);
-    return null;
+  private playableAt(index: number): Playable | null {
+    return this.state ? this.picker.at(this.state, index) : null;
   }
 
   /**
@@ -372,24 +300,14 @@ export class Sequencer {
     const upcoming = coming.index === current?.index ? null : this.playableAt(coming.index);
     if (!upcoming) this.dropNext();
     else if (!(this.next && this.next.index === upcoming.index)) this.mountNext(upcoming, coming.startsAt);
-    this.clearTimer();
-    const clock = this.clock;
-    const at = turn.endsAt;
-    // Already set for this instant; a new state may have moved it (a restarted timeline).
-    if (!clock || (this.cancelSwitch && this.switchFor === at)) return;
-    this.cancelSwitch?.();
-    this.switchFor = at;
-    this.cancelSwitch = atSharedInstant(clock, at, () => {
-      this.cancelSwitch = null;
-      this.switchAt = at;
-      this.settle();
-    });
+    this.timer.clear();
+    // A new state may have moved the instant (a restarted timeline): the switch is armed again.
+    if (this.clock) this.turnSwitch.arm(this.clock, turn.endsAt, () => this.settle());
   }
 
   private syncTimer(now: number, at: number): void {
-    this.cancelSwitch?.();
-    this.cancelSwitch = null;
-    this.setTimer(Math.max(0, at - now), () => this.settle());
+    this.turnSwitch.disarm();
+    this.timer.set(Math.max(0, at - now), () => this.settle());
   }
 
   private switchIfReady(): boolean {
@@ -397,13 +315,13 @@ export class Sequencer {
     this.current = this.next;
     this.next = null;
     this.nextReady = false;
-    this.clearReadyTimer();
+    this.readyTimer.clear();
     this.startCurrent();
     return true;
   }
 
   private startCurrent(): void {
-    this.clearTimer();
+    this.timer.clear();
     this.due = false;
     this.preparing = false;
     if (this.syncNow()) return; // the timeline times it: see alignSync
@@ -411,7 +329,7 @@ export class Sequencer {
     if (duration === undefined || duration === null) return; // a video to its end: see timeLeft and ended
     const total = duration * 1000;
     const end = () =>
-      this.setTimer(Math.min(total, this.options.prepareLeadMs), () => {
+      this.timer.set(Math.min(total, this.options.prepareLeadMs), () => {
         this.due = true;
         this.settle();
       });
@@ -420,7 +338,7 @@ export class Sequencer {
       end();
       return;
     }
-    this.setTimer(total - this.options.prepareLeadMs, () => {
+    this.timer.set(total - this.options.prepareLeadMs, () => {
       this.preparing = true;
       end();
       this.settle();
@@ -430,35 +348,16 @@ export class Sequencer {
   private dropNext(): void {
     this.next = null;
     this.nextReady = false;
-    this.clearReadyTimer();
-  }
-
-  private setTimer(ms: number, run: () => void): void {
-    this.clearTimer();
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      run();
-    }, ms);
-  }
-
-  private clearTimer(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
+    this.readyTimer.clear();
   }
 
   private startReadyTimer(): void {
-    this.clearReadyTimer();
+    this.readyTimer.clear();
     const id = this.next?.id;
     if (id === undefined || !this.running) return;
-    this.readyTimer = setTimeout(() => {
-      this.readyTimer = null;
-      this.failed(id, `it was not ready within ${this.options.readyTimeoutMs / 1000} s`);
-    }, this.options.readyTimeoutMs);
-  }
-
-  private clearReadyTimer(): void {
-    if (this.readyTimer !== null) clearTimeout(this.readyTimer);
-    this.readyTimer = null;
+    this.readyTimer.set(this.options.readyTimeoutMs, () =>
+      this.failed(id, `it was not ready within ${this.options.readyTimeoutMs / 1000} s`),
+    );
   }
 
   private reportShowing(): void {
