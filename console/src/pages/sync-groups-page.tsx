@@ -176,14 +176,16 @@ function GroupCard({ group, screens }: { group: SyncGroup; screens: { value: str
         </Text>
         {error && <ErrorAlert error={error} title="The change was not saved" />}
         {wall ? (
-          <SimpleGrid cols={wall.columns} spacing="xs" data-testid="wall-grid">
+          // As seen from the front; on a phone one cell a line, each named by its place, so that
+          // the screens' names are read whole.
+          <SimpleGrid cols={{ base: 1, xs: wall.columns }} spacing="xs" data-testid="wall-grid">
             {Array.from({ length: wall.rows * wall.columns }, (_, cell) => {
               const column = cell % wall.columns;
               const row = Math.floor(cell / wall.columns);
               return (
                 <Select
                   key={cell}
-                  aria-label={`Screen at column ${column + 1}, row ${row + 1}`}
+                  label={`Screen at column ${column + 1}, row ${row + 1}`}
                   placeholder="No screen"
                   data={screens}
                   value={at(column, row)?.device_tag ?? null}
