@@ -39,15 +39,32 @@ export interface ReleaseUpload {
 const isManifest = (name: string) => FEED_NAME.test(name) || name === WEB_MANIFEST;
 
 /** What the account's media quota leaves for the whole upload, counted down as it is received. */
-export interface UploadRoom {
-  /** Bytes left; null: no quota. */
-  bytes: number | null;
-  refuse(): Error;
+export class UploadRoom {
+  /** A chunk did not fit: the upload is refused whole. */
+  exceeded = false;
+
+  /** `bytes` null: no quota. */
+  constructor(
+    private bytes: number | null,
+    readonly refuse: () => Error,
+  ) {}
+
+  /** Whether `bytes` more fit; once a chunk did not, none does. */
+  take(bytes: number): boolean {
+    if (this.bytes === null) return true;
+    if (this.exceeded || bytes > this.bytes) {
+      this.exceeded = true;
+      return false;
+    }
+    this.bytes -= bytes;
+    return true;
+  }
 }
 
 /**
  * Streams one file into `dir`, hashing it both ways on the way; memory holds one chunk at a time.
- * A chunk past the room left stops it there (the refusal), so no more than that reaches the disk.
+ * Past the room, chunks are read and dropped: no more than the room reaches the disk, and the
+ * client hears the refusal once it has sent its body (as a media upload past the quota does).
  */
 async function receiveOne(
   stream: Readable & { truncated?: boolean },
@@ -61,12 +78,9 @@ async function receiveOne(
   let size = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
-      if (room.bytes !== null) {
-        if (chunk.length > room.bytes) {
-          done(room.refuse());
-          return;
-        }
-        room.bytes -= chunk.length;
+      if (!room.take(chunk.length)) {
+        done();
+        return;
       }
       sha256.update(chunk);
       sha512.update(chunk);
@@ -133,6 +147,7 @@ export async function receiveRelease(
           `${JSON.stringify(name)} is larger than a release file may be (${RELEASE_FILE_MAX} bytes); nothing was kept`,
         );
     }
+    if (room.exceeded) throw room.refuse();
   } catch (error) {
     await removeReceived(files);
     if (error instanceof HttpError || error instanceof DomainError) throw error;

@@ -16,7 +16,7 @@ import { ReleaseOffersReader } from '../repositories/release-offers';
 import { ReleaseRepository } from '../repositories/releases';
 import { releaseDeviceRoutes } from './releases-device';
 import { rolloutRoutes } from './releases-rollouts';
-import { receiveRelease, RELEASE_FILE_MAX, RELEASE_FILES_MAX } from './releases-upload';
+import { receiveRelease, RELEASE_FILE_MAX, RELEASE_FILES_MAX, UploadRoom } from './releases-upload';
 
 const idParams = z.object({ id: idSchema });
 const listQuery = z.object({ kind: releaseKindSchema.optional(), channel: releaseChannelSchema.optional() });
@@ -81,10 +81,11 @@ export function releaseRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         refuseDeviceBound(request, 'upload releases');
+        const room = await mediaRoom(ctx.db, false);
         const upload = await receiveRelease(
           request,
           await storage.incomingDir(),
-          await mediaRoom(ctx.db, false),
+          new UploadRoom(room.bytes, room.refuse),
         );
         try {
           const release = await uploadRelease(ctx, storage, upload.fields, upload.files, upload.manifests);
