@@ -22,6 +22,7 @@ import {
   videoError,
   type Screen,
 } from '../e2e/sync-kit';
+import { aroundLoop } from '../src/shared/sync-timeline';
 import { serveFolder } from '../src/web-player/static-server';
 import { report } from './report';
 import { formatMs, quantile } from './stats';
@@ -95,12 +96,7 @@ try {
         read.forEach((entry, index) => errors?.[index]?.push(entry.errorMs));
         drifts.push(
           Math.max(
-            ...read.flatMap((a) =>
-              read.map((b) => {
-                const apart = Math.abs(a.errorMs - b.errorMs) % length;
-                return Math.min(apart, length - apart);
-              }),
-            ),
+            ...read.flatMap((a) => read.map((b) => Math.abs(aroundLoop(a.errorMs - b.errorMs, length)))),
           ),
         );
       }

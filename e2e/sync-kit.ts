@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from '@playwright/test';
 import { ClockEstimator } from '../src/shared/sync-clock';
+import { aroundLoop } from '../src/shared/sync-timeline';
 import type { Stack } from './stack';
 
 /**
@@ -254,14 +255,9 @@ export async function videoError(
         requestAnimationFrame(read);
       }),
   );
-  const errors = reads.map(({ at, position, length }) => {
-    const lengthMs = length * 1000;
-    const truth = (((at - offset - epochMs) % lengthMs) + lengthMs) % lengthMs;
-    let error = position * 1000 - truth;
-    if (error > lengthMs / 2) error -= lengthMs;
-    if (error < -lengthMs / 2) error += lengthMs;
-    return error;
-  });
+  const errors = reads.map(({ at, position, length }) =>
+    aroundLoop(position * 1000 - (at - offset - epochMs), length * 1000),
+  );
   const lengthMs = (reads[0]?.length ?? 0) * 1000;
   if (errors.length === 0) return null;
   errors.sort((a, b) => a - b);

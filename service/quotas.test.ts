@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../src/shared/account';
@@ -8,6 +8,7 @@ import { acrossAccounts } from './accounts/scope';
 import { parseCommand } from './cli-options';
 import { ADMIN_SECRET, startTestService, type AccountCall, type TestService } from './test-support';
 import { multipart } from './testing/multipart';
+import { postRelease, webManifest } from './testing/release-uploads';
 import { solidPng } from './testing/png';
 
 // Quotas per account: past one a create is refused (403 quota_exceeded), nothing is written, and
@@ -203,25 +204,10 @@ describe('player releases and the media quota', () => {
       { name: 'index.html', content: Buffer.from(`<!doctype html><title>${version}</title>`) },
       { name: 'assets/big.bin', content: randomBytes(bytes) },
     ];
-    const manifest = {
-      version,
-      files: files.map(({ name, content }) => ({
-        name,
-        size: content.length,
-        sha512: createHash('sha512').update(content).digest('base64'),
-      })),
-    };
-    const body = multipart([
-      { name: 'kind', content: 'web' },
-      ...files.map(({ name, content }) => ({ name: 'file', filename: name, content })),
-      { name: 'file', filename: 'release.json', content: Buffer.from(JSON.stringify(manifest)) },
+    return postRelease(service.app, token, { kind: 'web' }, [
+      ...files,
+      { name: 'release.json', content: Buffer.from(webManifest(version, files)) },
     ]);
-    return service.app.inject({
-      method: 'POST',
-      url: '/releases',
-      headers: { ...body.headers, authorization: `Bearer ${token}` },
-      payload: body.payload,
-    });
   }
 
   /** The release bytes the account holds, read from the store's rows of its release files. */

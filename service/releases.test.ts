@@ -10,7 +10,7 @@ import { bucketOf } from './domain/release-offers';
 import { FileMediaStorage } from './media/file-storage';
 import { PostgresMediaStorage } from './media/postgres-storage';
 import { ADMIN_SECRET, eventsAfter, lastEventId, startTestService, type TestService } from './test-support';
-import { multipart, type Part } from './testing/multipart';
+import { postRelease, sha512, webManifest, type FileSpec } from './testing/release-uploads';
 
 // Player releases against the real service, on the store the run is for (SQLite, or PostgreSQL
 // under `npm run test:postgres`): uploads checked against their manifests, rollouts to groups and
@@ -19,13 +19,7 @@ import { multipart, type Part } from './testing/multipart';
 let service: TestService;
 let mediaDir: string;
 
-const sha512 = (bytes: Buffer | string) => createHash('sha512').update(bytes).digest('base64');
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
-
-interface FileSpec {
-  name: string;
-  content: Buffer;
-}
 
 function webFiles(version: string): FileSpec[] {
   return [
@@ -36,16 +30,6 @@ function webFiles(version: string): FileSpec[] {
     },
   ];
 }
-
-const webManifest = (version: string, files: FileSpec[]) =>
-  JSON.stringify({
-    version,
-    files: files.map((file) => ({
-      name: file.name,
-      size: file.content.length,
-      sha512: sha512(file.content),
-    })),
-  });
 
 function shellFiles(version: string): { files: FileSpec[]; feed: string } {
   const installer = Buffer.alloc(300_000, version);
@@ -73,19 +57,8 @@ function shellFiles(version: string): { files: FileSpec[]; feed: string } {
   };
 }
 
-async function upload(fields: Record<string, string>, files: FileSpec[]) {
-  const parts: Part[] = [
-    ...Object.entries(fields).map(([name, content]) => ({ name, content })),
-    ...files.map((file) => ({ name: 'file', filename: file.name, content: file.content })),
-  ];
-  const body = multipart(parts);
-  return service.app.inject({
-    method: 'POST',
-    url: '/releases',
-    headers: { ...body.headers, authorization: `Bearer ${ADMIN_SECRET}` },
-    payload: body.payload,
-  });
-}
+const upload = (fields: Record<string, string>, files: FileSpec[]) =>
+  postRelease(service.app, ADMIN_SECRET, fields, files);
 
 async function uploadWeb(version: string): Promise<Release> {
   const files = webFiles(version);

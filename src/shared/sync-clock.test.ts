@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ClockEstimator } from './sync-clock';
-import { playbackRateFor, turnAt, videoPositionAt } from './sync-timeline';
+import { aroundLoop, playbackRateFor, turnAt, videoPositionAt } from './sync-timeline';
 
 /** A remote clock `offset` ahead; the request takes `up` ms, the answer `down` ms. */
 const exchange = (sent: number, offset: number, up: number, down: number) => ({
@@ -82,6 +82,9 @@ describe('the shared timeline', () => {
 
   it('puts a looping video where shared time says and nudges its rate gently', () => {
     expect(videoPositionAt(12_500, 10)).toBeCloseTo(2.5, 9);
+    expect(aroundLoop(2.9, 3)).toBeCloseTo(-0.1, 9);
+    expect(aroundLoop(-2.9, 3)).toBeCloseTo(0.1, 9);
+    expect(aroundLoop(0.4, 3)).toBeCloseTo(0.4, 9);
     expect(playbackRateFor(0.001)).toBe(1);
     expect(playbackRateFor(0.004)).toBeCloseTo(1.008, 9);
     expect(playbackRateFor(-0.01)).toBeCloseTo(0.98, 9);

@@ -57,6 +57,12 @@ export function videoPositionAt(msIntoTurn: number, lengthS: number): number {
   return seconds % lengthS;
 }
 
+/** A difference of positions on a loop of `length`, the short way round the seam: within ±length/2. */
+export function aroundLoop(difference: number, length: number): number {
+  const wrapped = (((difference + length / 2) % length) + length) % length;
+  return wrapped - length / 2;
+}
+
 /**
  * The playback rate that closes `errorS` seconds (positive: the video is behind) gently: a
  * correction proportional to the error, at most 5% either way. The dead band is a fraction of a

@@ -1,4 +1,9 @@
-import { playbackRateFor, SEEK_BEYOND_S, videoPositionAt } from '../../../src/shared/sync-timeline';
+import {
+  aroundLoop,
+  playbackRateFor,
+  SEEK_BEYOND_S,
+  videoPositionAt,
+} from '../../../src/shared/sync-timeline';
 import type { SharedTime } from './shared-clock';
 
 /** How often the position is compared with shared time. */
@@ -27,10 +32,7 @@ export function followSharedTime(video: HTMLVideoElement, clock: SharedTime, tur
     )
       return;
     const target = videoPositionAt(now - turnStart, length);
-    let error = target - video.currentTime;
-    // Across the loop's seam, the short way round.
-    if (error > length / 2) error -= length;
-    if (error < -length / 2) error += length;
+    const error = aroundLoop(target - video.currentTime, length);
     video.dataset.syncError = error.toFixed(4);
     if (Math.abs(error) > (placed ? SEEK_BEYOND_S : PLACED_WITHIN_S)) {
       placed = true;
