@@ -308,15 +308,19 @@ test('a metric update redraws its own widget and no other', async ({ page, rende
   });
 
   const values = [2_500_000, 3_100_000, 987_000, 4_200_000, 5_550_000];
-  for (const value of values) {
+  for (const [index, value] of values.entries()) {
     await page.evaluate(
-      ({ tag, value }) =>
-        (window as unknown as PageBridgeWindow).pushBridgeMessage({
-          kind: 'metrics',
+      ({ tag, value, batch }) => {
+        const flow = {
           flow_tag: tag,
           data: { title: 'Revenue', value, value_type: 'currency', abbreviate: true, rounding: 1, delta: 3 },
-        }),
-      { tag: TAGS.revenue, value },
+        };
+        // Both kinds: the agent sends batches, an agent from before them one flow a message.
+        (window as unknown as PageBridgeWindow).pushBridgeMessage(
+          batch ? { kind: 'metricsBatch', flows: [flow] } : { kind: 'metrics', ...flow },
+        );
+      },
+      { tag: TAGS.revenue, value, batch: index % 2 === 0 },
     );
   }
   // Widgets hear of new data once per animation frame (at most four times a second each), and

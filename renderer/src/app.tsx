@@ -33,7 +33,9 @@ export function App({ bridge, children }: { bridge: WallboardBridge | null; chil
     });
     const unsubscribe = bridge.onMessage((message) => {
       if (message.kind === 'state') accept(message.state);
-      else if (message.kind === 'metrics') store.set(message.flow_tag, message.data);
+      else if (message.kind === 'metricsBatch') {
+        for (const flow of message.flows) store.set(flow.flow_tag, flow.data);
+      } else if (message.kind === 'metrics') store.set(message.flow_tag, message.data); // an agent before batches
     });
     return () => {
       active = false;

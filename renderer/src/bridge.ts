@@ -1,5 +1,5 @@
 import type { WallboardBridge } from '../../src/shared/bridge';
-import { WEB_BRIDGE_PATH } from '../../src/shared/web-bridge-protocol';
+import { METRICS_QUERY, WEB_BRIDGE_PATH } from '../../src/shared/web-bridge-protocol';
 import { connectWebSocketBridge } from './ws-bridge';
 
 declare global {
@@ -12,12 +12,13 @@ declare global {
 /**
  * The web player's bridge socket beside the page, or null for a page not served over HTTP(S). It
  * names the page's path (`?page=`): while the player swaps versions two pages are connected, and
- * the server tells the version on trial from the one on screen by it (docs/updates.md).
+ * the server tells the version on trial from the one on screen by it (docs/updates.md). And it
+ * says the page takes flows' data in batches (`metricsBatch`).
  */
 export function webSocketBridgeUrl(
   location: Pick<Location, 'protocol' | 'host' | 'pathname'>,
 ): string | null {
-  const page = `?page=${encodeURIComponent(location.pathname)}`;
+  const page = `?page=${encodeURIComponent(location.pathname)}&${METRICS_QUERY.name}=${METRICS_QUERY.batch}`;
   if (location.protocol === 'http:') return `ws://${location.host}${WEB_BRIDGE_PATH}${page}`;
   if (location.protocol === 'https:') return `wss://${location.host}${WEB_BRIDGE_PATH}${page}`;
   return null;

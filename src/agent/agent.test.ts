@@ -259,8 +259,9 @@ describe('catching up', () => {
     socket.push({ id: 11, type: 'metrics.changed', flow_id: 'f', flow_tag: 'cpu', data: { value: 42 } });
     socket.push({ id: 11, type: 'metrics.changed', flow_id: 'f', flow_tag: 'cpu', data: { value: 0 } });
     expect(agent.getState().boards.b1?.widgets[0]?.flow.data).toEqual({ value: 42 });
-    expect(messages.filter((m) => m.kind === 'metrics')).toEqual([
-      { kind: 'metrics', flow_tag: 'cpu', data: { value: 42 } },
+    await clock.advance(50);
+    expect(messages.filter((m) => m.kind === 'metricsBatch')).toEqual([
+      { kind: 'metricsBatch', flows: [{ flow_tag: 'cpu', data: { value: 42 } }] },
     ]);
     await agent.stop();
   });

@@ -50,12 +50,25 @@ describe('the state store', () => {
     expect(messages).toEqual([{ kind: 'state', state: synced }]);
   });
 
-  it('writes metrics into the boards and tells the renderer the metrics alone', () => {
+  it('writes metrics into the boards and tells the renderer the metrics alone, within 50 ms', async () => {
     const store = makeStore();
     store.set(synced);
     store.applyMetrics('cpu', { value: 42 });
     expect(store.get().boards.b1?.widgets[0]?.flow.data).toEqual({ value: 42 });
-    expect(messages.at(-1)).toEqual({ kind: 'metrics', flow_tag: 'cpu', data: { value: 42 } });
+    await clock.advance(50);
+    expect(messages.at(-1)).toEqual({
+      kind: 'metricsBatch',
+      flows: [{ flow_tag: 'cpu', data: { value: 42 } }],
+    });
+  });
+
+  it('sends no metrics the state it sends next carries already', async () => {
+    const store = makeStore();
+    store.set(synced);
+    store.applyMetrics('cpu', { value: 42 });
+    store.set(store.get());
+    await clock.advance(1000);
+    expect(messages.map((message) => message.kind)).toEqual(['state', 'state']);
   });
 
   it('restores the last good state of this device, stale and offline, with its last event id', async () => {

@@ -1,5 +1,6 @@
 import { playerStateSchema, type BridgeMessage, type PlayerState } from '../shared/bridge';
 import type { MetricsData } from '../shared/metrics';
+import { MetricsOutbox } from './metrics-outbox';
 import { applyMetrics, emptyState } from './player-state';
 import type { Clock, KeyValueStore, Logger, TimerHandle } from './ports';
 
@@ -35,6 +36,7 @@ export class StateStore {
   private state: PlayerState;
   private persistTimer: TimerHandle | null = null;
   private persistDueAt = 0;
+  private readonly outbox: MetricsOutbox;
 
   constructor(
     private readonly deps: StateStoreDeps,
@@ -42,6 +44,7 @@ export class StateStore {
     private readonly emit: (message: BridgeMessage) => void,
   ) {
     this.state = emptyState(device);
+    this.outbox = new MetricsOutbox(deps.clock, emit);
   }
 
   get(): PlayerState {
@@ -51,13 +54,17 @@ export class StateStore {
   /** Replaces the state (as the view shows it now) and tells the renderer. */
   set(state: PlayerState): void {
     this.state = this.deps.view ? this.deps.view(state) : state;
+    this.outbox.clear();
     this.emit({ kind: 'state', state: this.state });
   }
 
-  /** Writes a flow's metrics into the boards; the renderer is told the metrics alone, not a whole state. */
+  /**
+   * Writes a flow's metrics into the boards; the renderer is told the metrics alone, not a whole
+   * state, gathered with other flows' (MetricsOutbox).
+   */
   applyMetrics(flowTag: string, data: MetricsData): void {
     this.state = applyMetrics(this.state, flowTag, data);
-    this.emit({ kind: 'metrics', flow_tag: flowTag, data });
+    this.outbox.add(flowTag, data);
   }
 
   /**
@@ -96,6 +103,7 @@ export class StateStore {
 
   /** Saves now, and nothing later: for a process about to end. */
   async close(): Promise<void> {
+    this.outbox.clear();
     this.persistTimer?.cancel();
     this.persistTimer = null;
     await this.persist();

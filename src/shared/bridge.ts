@@ -139,6 +139,18 @@ export const notificationSoundSchema = z
 export type NotificationSound = z.infer<typeof notificationSoundSchema>;
 
 /**
+ * Flows in one `metricsBatch` at most, the rest in the next: a page takes in a message in one
+ * task, and a hundred flows' data at once held a slow display computer's main thread past a frame.
+ */
+export const METRICS_BATCH_MAX = 20;
+/**
+ * A widget shows a flow's new data at most this often: a TV shows a number for a person to read,
+ * so a thousand updates a second cost a few redraws per widget. The agent sends each flow at most
+ * this often, and the renderer redraws each widget at most this often.
+ */
+export const METRICS_MIN_INTERVAL_MS = 250;
+
+/**
  * The one contract between the device agent and the renderer: each method (renderer to agent,
  * with its request and, when the renderer waits for one, its answer) and each message (agent to
  * renderer) once, with its schemas. Electron's IPC (main's handlers, the preload) and the web
@@ -167,7 +179,15 @@ export const bridgeContract = {
   },
   messages: {
     state: { state: playerStateSchema },
+    /** One flow's new data: what agents before `metricsBatch` send, and what pages before it take. */
     metrics: { flow_tag: tagSchema, data: metricsDataSchema },
+    /**
+     * Flows' new data gathered for a moment (src/agent/metrics-outbox.ts): one message for many
+     * flows costs a page one event and one parse where one each cost it a thousand a second.
+     */
+    metricsBatch: {
+      flows: z.array(z.object({ flow_tag: tagSchema, data: metricsDataSchema })).max(METRICS_BATCH_MAX),
+    },
     notification: { notification: notificationSchema, sound: notificationSoundSchema },
     /** Show the device's name and tag full-screen for `seconds` (the `identify` command). */
     identify: { name: z.string(), tag: tagSchema, seconds: z.int().min(1) },

@@ -66,6 +66,13 @@ export type AgentFrame =
 export const WEB_BRIDGE_PATH = '/bridge';
 
 /**
+ * A page that takes `metricsBatch` says so in the bridge socket's query (`?metrics=batch`): a
+ * version of the renderer from before it (the web player may serve an older release) is sent each
+ * flow as a `metrics` message of its own.
+ */
+export const METRICS_QUERY = { name: 'metrics', batch: 'batch' } as const;
+
+/**
  * The web player's versions of the renderer (docs/updates.md, "The web player"): each served
  * under `/v/<label>/`, the page at the top following this event stream to swap to a new one
  * without a reload. Each event is the whole state: the version on screen, and the one on trial.

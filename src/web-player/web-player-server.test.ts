@@ -253,6 +253,23 @@ describe('the bridge socket', () => {
     expect(await second!.next()).toEqual({ kind: 'message', message });
   });
 
+  it('sends flows in one frame to a page that takes batches, and one frame a flow to a page from before them', async () => {
+    const batching = await Client.open(`${bridgeUrl}?metrics=batch`);
+    clients.push(batching);
+    const older = await connect();
+    const flows = [
+      { flow_tag: 'cpu', data: { value: 1 } },
+      { flow_tag: 'mem', data: { value: 2 } },
+    ];
+    host.emit({ kind: 'metricsBatch', flows });
+    host.emit({ kind: 'state', state: STATE });
+    expect(await batching.next()).toEqual({ kind: 'message', message: { kind: 'metricsBatch', flows } });
+    expect(await batching.next()).toMatchObject({ message: { kind: 'state' } });
+    expect(await older.next()).toEqual({ kind: 'message', message: { kind: 'metrics', ...flows[0] } });
+    expect(await older.next()).toEqual({ kind: 'message', message: { kind: 'metrics', ...flows[1] } });
+    expect(await older.next()).toMatchObject({ message: { kind: 'state' } });
+  });
+
   it('passes reports and logs to the host', async () => {
     const client = await connect();
     const display = { width: 1920, height: 1080 };

@@ -11,7 +11,9 @@ import { parseTilePath, type TileStore } from '../agent/tile-cache';
 import { SCREENSHOT_BASE64_MAX } from '../shared/command';
 import { customFramePolicy } from '../shared/custom-frame';
 import { describeIssues } from '../shared/issues';
+import type { BridgeMessage } from '../shared/bridge';
 import {
+  METRICS_QUERY,
   WEB_BRIDGE_PATH,
   callFrameSchema,
   type AgentFrame,
@@ -125,6 +127,25 @@ function pathOf(request: IncomingMessage): string | null {
   }
 }
 
+/**
+ * A message's frames, serialised once for every page that takes them: a `metricsBatch` as it is
+ * for a page that takes batches, as one `metrics` message per flow for a page from before them.
+ */
+function framesOf(message: BridgeMessage): (batching: boolean) => string[] {
+  const frame = (one: BridgeMessage) =>
+    JSON.stringify({ kind: 'message', message: one } satisfies AgentFrame);
+  if (message.kind !== 'metricsBatch') {
+    const only = [frame(message)];
+    return () => only;
+  }
+  let batch: string[] | undefined;
+  let each: string[] | undefined;
+  return (batching) =>
+    batching
+      ? (batch ??= [frame(message)])
+      : (each ??= message.flows.map((flow) => frame({ kind: 'metrics', ...flow })));
+}
+
 function text(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
@@ -223,6 +244,8 @@ export async function startWebPlayerServer(options: WebPlayerServerOptions): Pro
 
   /** The version label of each socket's page (`?page=/v/<label>/`), null for a page not under one. */
   const labels = new WeakMap<WebSocket, string | null>();
+  /** Pages that take `metricsBatch` (they say so: `?metrics=batch`); a version before it takes `metrics`. */
+  const batching = new WeakSet<WebSocket>();
 
   /**
    * A tell from a page that is not the one on screen: the version on trial, or one on its way out
@@ -277,8 +300,10 @@ export async function startWebPlayerServer(options: WebPlayerServerOptions): Pro
   };
 
   sockets.on('connection', (socket: WebSocket, request: IncomingMessage) => {
-    const page = new URL(request.url ?? '/', 'http://localhost').searchParams.get('page');
+    const search = new URL(request.url ?? '/', 'http://localhost').searchParams;
+    const page = search.get('page');
     labels.set(socket, labelOfPage(page));
+    if (search.get(METRICS_QUERY.name) === METRICS_QUERY.batch) batching.add(socket);
     socket.on('message', (data, isBinary) => receive(socket, data, isBinary));
     socket.on('error', (error) => log.warn(`web player: bridge socket: ${error.message}`));
     // The server's own tracking has dropped the socket by now. With no page left nothing is on
@@ -292,10 +317,12 @@ export async function startWebPlayerServer(options: WebPlayerServerOptions): Pro
   // A page not on screen (on trial, or on its way out) is told what it needs to draw, and nothing
   // that sounds, shows a face or asks for an answer: the page on screen does those, once.
   const unsubscribe = host.onMessage((message) => {
-    const frame = JSON.stringify({ kind: 'message', message } satisfies AgentFrame);
-    const toAll = message.kind === 'state' || message.kind === 'metrics';
+    const frames = framesOf(message);
+    const toAll = message.kind === 'state' || message.kind === 'metricsBatch';
     for (const socket of sockets.clients) {
-      if (toAll || !releases || releases.roleOf(labels.get(socket) ?? null) === 'live') send(socket, frame);
+      if (toAll || !releases || releases.roleOf(labels.get(socket) ?? null) === 'live') {
+        for (const frame of frames(batching.has(socket))) send(socket, frame);
+      }
     }
   });
 

@@ -42,7 +42,7 @@ describe('flow store', () => {
   });
 
   it('in frame mode, spreads many flows over frames, eight at most in one', async () => {
-    const store = new FlowStore({ mode: 'frame', minIntervalMs: 0 });
+    const store = new FlowStore({ mode: 'frame', minIntervalMs: 0, lateFrameMs: Infinity });
     const perFrame: number[] = [];
     let count = 0;
     for (let i = 0; i < 20; i++) store.subscribe(`f${i}`, () => (count += 1));
@@ -57,7 +57,7 @@ describe('flow store', () => {
   });
 
   it('in frame mode, leaves the rest to the next frame once the redraws took the budget', async () => {
-    const store = new FlowStore({ mode: 'frame', minIntervalMs: 0, frameBudgetMs: 5 });
+    const store = new FlowStore({ mode: 'frame', minIntervalMs: 0, frameBudgetMs: 5, lateFrameMs: Infinity });
     const perFrame: number[] = [];
     let count = 0;
     // Each widget's redraw takes 3 ms: two fit in 5 ms, the third would not.
@@ -77,6 +77,27 @@ describe('flow store', () => {
     expect(Math.max(...perFrame)).toBeLessThanOrEqual(2);
     expect(Math.min(...perFrame)).toBeGreaterThanOrEqual(1);
     expect(perFrame.reduce((a, b) => a + b, 0)).toBe(6);
+  });
+
+  it('in frame mode, after a frame that redrew came late, draws none in the next, then one a frame', async () => {
+    const store = new FlowStore({ mode: 'frame', minIntervalMs: 0, frameBudgetMs: 1000, lateFrameMs: 25 });
+    const perFrame: number[] = [];
+    let count = 0;
+    // The first widget's redraw takes 40 ms, so the frame after the one that drew it is late.
+    store.subscribe('f0', () => {
+      const until = performance.now() + 40;
+      while (performance.now() < until);
+      count += 1;
+    });
+    for (let i = 1; i < 12; i++) store.subscribe(`f${i}`, () => (count += 1));
+    for (let i = 0; i < 12; i++) store.set(`f${i}`, { value: i });
+    while (perFrame.reduce((a, b) => a + b, 0) < 12 && perFrame.length < 20) {
+      await frame();
+      perFrame.push(count);
+      count = 0;
+    }
+    expect(perFrame.slice(0, 3)).toEqual([8, 0, 1]);
+    expect(perFrame.reduce((a, b) => a + b, 0)).toBe(12);
   });
 
   it('wakes no one for data equal to what the flow has, in either mode', async () => {

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { flushSync } from 'react-dom';
-import type { PlayerState } from '../../../src/shared/bridge';
+import { METRICS_MIN_INTERVAL_MS, type PlayerState } from '../../../src/shared/bridge';
 import type { MetricsData } from '../../../src/shared/metrics';
 
 const EMPTY: MetricsData = Object.freeze({}) as MetricsData;
@@ -12,6 +12,8 @@ const MAX_PER_FRAME = 8;
  * frame time to style, paint and the compositor.
  */
 const FRAME_BUDGET_MS = 6;
+/** A frame this long after one that redrew widgets came late: 1.5 frames at 60 Hz. */
+const LATE_FRAME_MS = 25;
 
 export interface FlowStoreOptions {
   /**
@@ -19,11 +21,14 @@ export interface FlowStoreOptions {
    * more once their redraws took `frameBudgetMs`), and each at most once per `minIntervalMs`, the
    * newest data winning. A TV shows a number for a person to read: a thousand updates a second
    * then cost a few redraws per widget, not a thousand.
+   * A frame more than `lateFrameMs` after one that redrew came late: the next draws none and
+   * the ones after one each, until a frame that redrew is on time again.
    * `sync` (the default): at once, for tests and tools.
    */
   mode?: 'frame' | 'sync';
   minIntervalMs?: number;
   frameBudgetMs?: number;
+  lateFrameMs?: number;
 }
 
 /**
@@ -39,14 +44,21 @@ export class FlowStore {
   private readonly pending = new Set<string>();
   private readonly lastNotified = new Map<string, number>();
   private frame: number | null = null;
+  /** When the last frame callback ran, and whether it redrew widgets. */
+  private lastFrameAt = -Infinity;
+  private lastFrameRedrew = false;
+  /** Whether frames that redrew came late: then one widget a frame, every other frame. */
+  private behind = false;
   private readonly mode: 'frame' | 'sync';
   private readonly minIntervalMs: number;
   private readonly frameBudgetMs: number;
+  private readonly lateFrameMs: number;
 
   constructor(options: FlowStoreOptions = {}) {
     this.mode = options.mode ?? 'sync';
-    this.minIntervalMs = options.minIntervalMs ?? 250;
+    this.minIntervalMs = options.minIntervalMs ?? METRICS_MIN_INTERVAL_MS;
     this.frameBudgetMs = options.frameBudgetMs ?? FRAME_BUDGET_MS;
+    this.lateFrameMs = options.lateFrameMs ?? LATE_FRAME_MS;
   }
 
   get(tag: string): MetricsData {
@@ -99,8 +111,20 @@ export class FlowStore {
 
   private flush(now: number): void {
     this.frame = null;
+    // The budget below sees the redraws' script, not what they cost the frame after it (style,
+    // paint, compositing): the frame's own lateness does. A display computer that cannot keep up
+    // then redraws one widget every other frame, and the frames between keep animations' pace.
+    const late = now - this.lastFrameAt > this.lateFrameMs;
+    const skip = this.lastFrameRedrew && late;
+    if (this.lastFrameRedrew) this.behind = late;
+    this.lastFrameAt = now;
+    this.lastFrameRedrew = false;
+    if (skip) {
+      this.schedule();
+      return;
+    }
     const started = performance.now();
-    let budget = MAX_PER_FRAME;
+    let budget = this.behind ? 1 : MAX_PER_FRAME;
     // Oldest first: a tag goes to the back of the set when it is added again.
     for (const tag of this.pending) {
       if (budget === 0 || performance.now() - started >= this.frameBudgetMs) break;
@@ -109,9 +133,12 @@ export class FlowStore {
       this.lastNotified.set(tag, now);
       // Drawn here rather than in React's next task, so that the time the redraw took is known.
       flushSync(() => this.notify(tag));
+      this.lastFrameRedrew = true;
       budget -= 1;
     }
     if (this.pending.size > 0) this.schedule();
+    // Idle from here on: the next frame's distance from this one says nothing of the machine.
+    else this.lastFrameRedrew = false;
   }
 }
 
