@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
-import mysql, { type Pool, type PoolConnection, type TypeCast } from 'mysql2';
+import type Mysql from 'mysql2';
+import type { Pool, PoolConnection, TypeCast } from 'mysql2';
 import { SOURCE_ROWS_MAX } from '../../../src/shared/data-source';
 import type { SourceConnection, SourceKind } from './kind';
 import { SourceError } from './kind';
@@ -67,7 +68,13 @@ interface MysqlPool {
 
 const pools = new SqlPools();
 
-function poolOf(target: SqlTarget, address: string, connection: SourceConnection): Pool {
+/**
+ * The driver, loaded at the first MySQL source's run: most services have none, and evaluating it
+ * at every start cost the start and its memory (bench/README.md, the start).
+ */
+let driver: Promise<{ default: typeof Mysql }> | undefined;
+
+function poolOf(mysql: typeof Mysql, target: SqlTarget, address: string, connection: SourceConnection): Pool {
   const pool = mysql.createPool({
     // Named as written, for TLS's check of the certificate; the socket goes to the checked
     // address, so DNS gets no second say.
@@ -128,11 +135,12 @@ export async function queryMysql(
   signal: AbortSignal,
 ): Promise<unknown[]> {
   const { target, deadline, address, key, timeoutMs } = await prepareRun('mysql', connection, signal);
+  const { default: mysql } = await (driver ??= import('mysql2'));
   try {
     return await pools.use<MysqlPool, unknown[]>(
       key,
       () => {
-        const entry: MysqlPool = { pool: poolOf(target, address, connection), mariadb: null };
+        const entry: MysqlPool = { pool: poolOf(mysql, target, address, connection), mariadb: null };
         return { pool: entry, end: () => new Promise<void>((resolve) => entry.pool.end(() => resolve())) };
       },
       async (entry) => {

@@ -12,7 +12,7 @@
  *
  * The binding's query, when not '', is a JMESPath expression over that object (`items[:5].title`).
  */
-import Parser from 'rss-parser';
+import type Parser from 'rss-parser';
 import { applyJmesPath, checkJmesPathQuery, fetchSource } from './http-fetch';
 import { SourceError, type SourceConnection, type SourceKind, type SourceQuery } from './kind';
 
@@ -73,10 +73,14 @@ function itemOf(item: ParsedItem): FeedItem {
   };
 }
 
+let parserModule: Promise<{ default: typeof Parser }> | undefined;
+
 /** A feed's text as the mapping reads it; exported for the tests and the bench. */
 export async function parseFeed(xml: string): Promise<Feed> {
   // Only parseString: the parser's own fetch would pass by the destination rule and the limits.
-  const parser = new Parser();
+  // Loaded at the first feed read, not at every start of the service (as mysql.ts's driver).
+  const { default: FeedParser } = await (parserModule ??= import('rss-parser'));
+  const parser = new FeedParser();
   let feed: Parser.Output<Record<string, unknown>>;
   try {
     feed = await parser.parseString(xml);
