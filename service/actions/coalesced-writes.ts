@@ -18,6 +18,14 @@ export interface Waiting<Item, Result> {
   fail(error: unknown): void;
 }
 
+/**
+ * What a batch's write answers for one write it refuses on its own, while it writes the others:
+ * that write fails with `error`, and the batch is not tried again.
+ */
+export class Refused {
+  constructor(readonly error: unknown) {}
+}
+
 export interface CoalescingOptions<Item> {
   /** Writes in one batch at most. */
   limit: number;
@@ -30,15 +38,16 @@ export interface CoalescingOptions<Item> {
  * is one transaction, so the store's cost per write (its round trips, its statements, its commit)
  * falls as the load rises, while a write arriving at a quiet node starts at once. `write` answers
  * a batch's writes in its order, once it has committed; they are answered a few per turn of the
- * event loop (db/in-turns.ts). A batch that fails is tried again write by write, so that one
- * write the store refuses does not fail its neighbours.
+ * event loop (db/in-turns.ts). A write it can tell is wrong before it writes (a medium that is
+ * not there) it answers `Refused`, writing the rest. A batch that fails otherwise is tried again
+ * write by write, so that one write the store refuses does not fail its neighbours.
  */
 export class CoalescedWrites<Item, Result> {
   private waiting: Waiting<Item, Result>[] = [];
   private writing = false;
 
   constructor(
-    private readonly write: (batch: readonly Waiting<Item, Result>[]) => Promise<Result[]>,
+    private readonly write: (batch: readonly Waiting<Item, Result>[]) => Promise<(Result | Refused)[]>,
     private readonly options: CoalescingOptions<Item>,
   ) {}
 
@@ -63,8 +72,8 @@ export class CoalescedWrites<Item, Result> {
     try {
       const results = await this.write(batch);
       inTurns(
-        batch.map((one, index) => ({ one, result: results[index] as Result })),
-        ({ one, result }) => one.answer(result),
+        batch.map((one, index) => ({ one, result: results[index] as Result | Refused })),
+        ({ one, result }) => (result instanceof Refused ? one.fail(result.error) : one.answer(result)),
       );
     } catch (error) {
       if (batch.length === 1) batch[0]?.fail(error);

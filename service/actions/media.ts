@@ -3,7 +3,7 @@ import { libraryMediaId, type Media, type MediaKind, type MediaUsage } from '../
 import { holdMediaQuota } from '../accounts/quotas';
 import type { ServiceContext } from '../context';
 import type { Queryable } from '../db/database';
-import { conflict, invalid } from '../domain/errors';
+import { conflict, invalid, type DomainError } from '../domain/errors';
 import { newId } from '../ids';
 import type { MediaStorage, ReceivedFile } from '../media/storage';
 import { BoardRepository } from '../repositories/boards';
@@ -120,21 +120,37 @@ export interface NamedMedia {
   url: string | null | undefined;
 }
 
+/**
+ * For each of `writes`, the 400 refusing it when the library media URLs it names name media that
+ * do not exist, or null: one read for all of them.
+ */
+export async function mediaRefusals(
+  db: Queryable,
+  writes: readonly (readonly NamedMedia[])[],
+): Promise<(DomainError | null)[]> {
+  const wanted = writes.map((named) =>
+    named.flatMap(({ path, url }) => {
+      const id = url ? libraryMediaId(url) : null;
+      return id ? [{ path, id }] : [];
+    }),
+  );
+  const ids = [...new Set(wanted.flat().map(({ id }) => id))];
+  const existing = ids.length > 0 ? await new MediaRepository(db).existing(ids) : new Set<string>();
+  return wanted.map((named) => {
+    const issues = named
+      .filter(({ id }) => !existing.has(id))
+      .map(({ path, id }) => ({ path, message: `names medium ${id}, which is not in the media library` }));
+    return issues.length === 0
+      ? null
+      : invalid(
+          `unknown library media: ${issues.map((issue) => issue.path).join(', ')} (upload with POST /media, list with GET /media)`,
+          issues,
+        );
+  });
+}
+
 /** Refuses (400) a write whose library media URLs name media that do not exist. */
 export async function checkMediaExist(db: Queryable, named: readonly NamedMedia[]): Promise<void> {
-  const wanted = named.flatMap(({ path, url }) => {
-    const id = url ? libraryMediaId(url) : null;
-    return id ? [{ path, id }] : [];
-  });
-  if (wanted.length === 0) return;
-  const existing = await new MediaRepository(db).existing([...new Set(wanted.map(({ id }) => id))]);
-  const issues = wanted
-    .filter(({ id }) => !existing.has(id))
-    .map(({ path, id }) => ({ path, message: `names medium ${id}, which is not in the media library` }));
-  if (issues.length > 0) {
-    throw invalid(
-      `unknown library media: ${issues.map((issue) => issue.path).join(', ')} (upload with POST /media, list with GET /media)`,
-      issues,
-    );
-  }
+  const [refusal] = await mediaRefusals(db, [named]);
+  if (refusal) throw refusal;
 }

@@ -7,23 +7,23 @@ import type {
 import type { ServiceContext } from '../context';
 import { conflict, invalid, notFound } from '../domain/errors';
 import { refuseHttpMedia } from '../domain/http-media';
-import { checkMediaExist } from './media';
+import { mediaRefusals } from './media';
 import { ChannelRepository } from '../repositories/channels';
 import { DeviceRepository } from '../repositories/devices';
 import { FlowRepository } from '../repositories/flows';
 import { GroupRepository } from '../repositories/groups';
 import { NotificationRepository, type NewNotification } from '../repositories/notifications';
 import { currentVisibility } from '../visibility/scope';
-import { byAccount, byActor, CoalescedWrites, coalescerPer } from './coalesced-writes';
+import { byAccount, byActor, CoalescedWrites, coalescerPer, Refused } from './coalesced-writes';
 
 /** Notifications created together at most (coalesced-writes.ts). */
 const BATCH_LIMIT = 64;
 
 /**
- * The notifications of a batch, in one transaction: the sounds they name checked to exist (a
- * missing one fails the batch, whose notifications are then tried one by one), stored in one
- * statement, each announced to the room of its target (realtime/changes.ts: its channel's, its
- * group's, its screen's, or every screen's of the account).
+ * The notifications of a batch, in one transaction: the sounds they name checked to exist (one
+ * naming a missing one is refused alone), the others stored in one statement per caller, each
+ * announced to the room of its target (realtime/changes.ts: its channel's, its group's, its
+ * screen's, or every screen's of the account).
  */
 const notificationWrites = coalescerPer(
   (ctx: ServiceContext) =>
@@ -31,20 +31,23 @@ const notificationWrites = coalescerPer(
       (batch) =>
         ctx.changes.transaction((tx, emit) =>
           byAccount(batch, async (group) => {
-            const asked = group.map((one) => one.item);
-            await checkMediaExist(
+            const refusals = await mediaRefusals(
               tx,
-              asked.map(({ input }) => ({ path: 'body.sound_url', url: input.sound_url })),
+              group.map(({ item }) => [{ path: 'body.sound_url', url: item.input.sound_url }]),
             );
+            const accepted = group.filter((_, index) => !refusals[index]);
             // One insert per caller's actor, so that the audit trail names each.
-            const created = await byActor(tx, group, (same) =>
+            const created = await byActor(tx, accepted, (same) =>
               new NotificationRepository(tx).create(
                 same.map((one) => one.item),
                 ctx.clock.now(),
               ),
             );
             for (const notification of created) emit({ type: 'notification.created', notification });
-            return created;
+            let next = 0;
+            return refusals.map((refusal) =>
+              refusal ? new Refused(refusal) : (created[next++] as Notification),
+            );
           }),
         ),
       { limit: BATCH_LIMIT },
