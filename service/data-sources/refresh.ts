@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { growingLru } from '../lru';
 import type { DataBinding } from '../../src/shared/data-source';
 import type { ServiceContext } from '../context';
 import { DataBindingRepository, type BindingRun } from '../repositories/data-bindings';
@@ -54,7 +54,7 @@ const queryKey = (binding: DataBinding) => JSON.stringify([binding.query, bindin
  * so a source polled every few seconds wakes its screens only when its data changes. Kept in
  * memory: after a restart or on a new leading node, the first refresh writes once more.
  */
-const lastWritten = new LRUCache<string, string>({ max: 100_000 });
+const lastWritten = growingLru<string, string>(100_000);
 
 /**
  * One pass over a source, in its account's scope: each distinct query of its bindings runs once;

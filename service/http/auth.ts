@@ -1,7 +1,8 @@
 import type { BusTopic } from '../cluster/bus-messages';
 import type { ClusterBus } from '../cluster/node-state';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { growingLru } from '../lru';
 import type { TokenScope } from '../../src/shared/token';
 import type { UserRole } from '../../src/shared/user';
 import type { StoredToken, TokenRepository } from '../repositories/tokens';
@@ -163,9 +164,9 @@ export class TokenAuthenticator {
     const { cacheSize, cacheTtlMs, failures, failureAddresses } = { ...DEFAULT_AUTH_LIMITS, ...limits };
     // Ages read the clock at each look (ttlResolution 0): a call costs less than the hash did.
     const clock = { ttlResolution: 0, ...(millis ? { perf: { now: millis } } : {}) };
-    this.cache = new LRUCache({ max: cacheSize, ttl: cacheTtlMs, ...clock });
-    this.touched = new LRUCache({ max: cacheSize });
-    this.revoked = new LRUCache({ max: cacheSize });
+    this.cache = growingLru(cacheSize, { ttl: cacheTtlMs, ...clock });
+    this.touched = growingLru(cacheSize);
+    this.revoked = growingLru(cacheSize);
     this.failures = new KeyedLimiter(failures, failureAddresses, millis);
   }
 

@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { growingLru } from '../lru';
 
 /** How fast something may happen: `burst` at once, then `perSecond` on average. */
 export interface Rate {
@@ -59,8 +60,7 @@ export class KeyedLimiter {
     maxKeys: number,
     private readonly now: Millis = monotonic,
   ) {
-    this.buckets = new LRUCache({
-      max: maxKeys,
+    this.buckets = growingLru(maxKeys, {
       ttl: Math.ceil((rate.burst / rate.perSecond) * 1000),
       ttlResolution: 0,
       perf: { now },
