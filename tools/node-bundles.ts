@@ -3,6 +3,7 @@
 // dependency inside but the few below. The web player and the launcher find the renderer and
 // package.json by their own location (../../dist/renderer, ../../package.json), which is right
 // from src/<folder>/ and from dist/<folder>/ alike.
+import { createRequire } from 'node:module';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +56,29 @@ const bundledHostLocation: Plugin = {
   },
 };
 
+/**
+ * A package the service imports only when first used (`await import('nodemailer')`) is taken in
+ * its CommonJS build where it has one. esbuild hoists an ES build's imports of Node's own modules
+ * to the bundle's top, where they load at every start: nodemailer's `import http from
+ * 'node:http'` made Node build the ES facade of node:http, which reads every export and so loads
+ * undici (about 17 ms of each start). A CommonJS build's `require('http')` runs at first use.
+ */
+const lazyAsCommonJs: Plugin = {
+  name: 'lazy-imports-as-commonjs',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.kind !== 'dynamic-import' || args.path.startsWith('node:') || EXTERNAL.includes(args.path)) {
+        return undefined;
+      }
+      try {
+        return { path: createRequire(args.importer).resolve(args.path) };
+      } catch {
+        return undefined; // no CommonJS build: esbuild resolves its ES one
+      }
+    });
+  },
+};
+
 /** What must never be in a bundle: the build tools, which the product runs without. */
 const TOOLING = [
   /(^|\/)node_modules\/(esbuild|vite|typescript|tsx)\//,
@@ -85,7 +109,7 @@ export async function bundleForNode(entry: string, outfile: string): Promise<Met
     banner: { js: BANNER },
     // What users run is production: the service sends its answers unchecked (service/http/answers.ts).
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [bundledHostLocation],
+    plugins: [bundledHostLocation, lazyAsCommonJs],
     sourcemap: 'linked',
     legalComments: 'linked',
     metafile: true,
