@@ -24,7 +24,7 @@ import {
 } from './build-output.ts';
 import { compressFolder } from './compress.ts';
 import { freshness, stamped } from './freshness.ts';
-import { NODE_BUNDLES, bodyOf, buildNodeBundle, type NodeBundle } from './node-bundles.ts';
+import { NODE_BUNDLES, bodyOf, buildNodeBundle, storeTemplateOf, type NodeBundle } from './node-bundles.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Where the bundlers' output goes, anew at each build. */
@@ -58,7 +58,11 @@ const COMMON_INPUTS = ['tools', 'tsconfig.json', 'node_modules/.package-lock.jso
 /** A Node bundle's target: the bundle, built by esbuild (loaded only then). */
 const nodeBundle = (name: NodeBundle, inputs: string[], needs: TargetName[]): Target => ({
   inputs,
-  outputs: [`dist/${NODE_BUNDLES[name].outfile}`, `dist/${bodyOf(NODE_BUNDLES[name].outfile)}`],
+  outputs: [
+    `dist/${NODE_BUNDLES[name].outfile}`,
+    `dist/${bodyOf(NODE_BUNDLES[name].outfile)}`,
+    ...(NODE_BUNDLES[name].holdsService ? [`dist/${storeTemplateOf(NODE_BUNDLES[name].outfile)}`] : []),
+  ],
   needs,
   build: () => buildNodeBundle(name),
 });

@@ -6,10 +6,11 @@ import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NODE_BUNDLES, buildNodeBundle } from './node-bundles';
+import { NODE_BUNDLES, buildNodeBundle, storeTemplateOf } from './node-bundles';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
@@ -48,6 +49,22 @@ describe('the Node bundles', () => {
       ...['token', 'create', '--scope', 'affiliated', '--data', join(dir, 'data')],
     ]);
     expect(created.stdout).toMatch(/^wb_[\w-]{20,}\n$/);
+  }, 60_000);
+
+  it('make a new store a copy of the template built beside them', async () => {
+    // Marked in its header, which a copy keeps and the migrations never write.
+    const template = new DatabaseSync(join(dir, 'dist', storeTemplateOf(NODE_BUNDLES.service.outfile)));
+    template.exec('pragma user_version = 7');
+    template.close();
+    const data = join(dir, 'from-template');
+    await run(process.execPath, [service, ...['token', 'create', '--scope', 'full', '--data', data]]);
+    const store = new DatabaseSync(join(data, 'wallboard.sqlite'), { readOnly: true });
+    try {
+      expect(store.prepare('pragma user_version').get()).toEqual({ user_version: 7 });
+      expect(store.prepare('select count(*) as tokens from tokens').get()).toEqual({ tokens: 1 });
+    } finally {
+      store.close();
+    }
   }, 60_000);
 
   it("start with V8's compile cache on: what a start compiles is kept for the next", async () => {

@@ -4,10 +4,13 @@
 // package.json by their own location (../../dist/renderer, ../../package.json), which is right
 // from src/<folder>/ and from dist/<folder>/ alike.
 import { createRequire } from 'node:module';
-import { readFile, writeFile } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { execFile } from 'node:child_process';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { Metafile, Plugin } from 'esbuild';
+import { TEMPLATE_FILE } from '../service/db/store-template-file.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The project's own Node, which the npm scripts run the bundles on. */
@@ -15,9 +18,9 @@ const NODE_TARGET = 'node24';
 
 /** Entry points, and their bundles under dist/. */
 export const NODE_BUNDLES = {
-  service: { entry: 'service/server.ts', outfile: 'service/server.mjs' },
-  'web-player': { entry: 'src/web-player/main.ts', outfile: 'web-player/main.mjs' },
-  launcher: { entry: 'src/launcher/launch.ts', outfile: 'launcher/launch.mjs' },
+  service: { entry: 'service/server.ts', outfile: 'service/server.mjs', holdsService: true },
+  'web-player': { entry: 'src/web-player/main.ts', outfile: 'web-player/main.mjs', holdsService: false },
+  launcher: { entry: 'src/launcher/launch.ts', outfile: 'launcher/launch.mjs', holdsService: true },
 } as const;
 
 export type NodeBundle = keyof typeof NODE_BUNDLES;
@@ -95,10 +98,12 @@ function checkInputs(name: NodeBundle, metafile: Metafile): void {
  * Bundles `entry` (a path from the repository's root) into `outfile` the way the product's Node
  * bundles are: the benches build their floors with this, so that a floor runs in the same form.
  */
-export async function bundleForNode(entry: string, outfile: string): Promise<Metafile> {
+export async function bundleForNode(entry: string | { code: string }, outfile: string): Promise<Metafile> {
   const { build } = await import('esbuild');
   const result = await build({
-    entryPoints: [join(ROOT, entry)],
+    ...(typeof entry === 'string'
+      ? { entryPoints: [join(ROOT, entry)] }
+      : { stdin: { contents: entry.code, resolveDir: ROOT, loader: 'ts' as const } }),
     outfile,
     absWorkingDir: ROOT,
     bundle: true,
@@ -149,11 +154,36 @@ const startWithCompileCache = (body: string) =>
 /** The bundle's own file beside `outfile`, which starts it: service/server.mjs -> server.body.mjs. */
 export const bodyOf = (outfile: string) => outfile.replace(/\.mjs$/, '.body.mjs');
 
+/** The template of a new store beside a bundle that holds the service: service/server.mjs -> service/fresh-store.sqlite. */
+export const storeTemplateOf = (outfile: string) => join(dirname(outfile), TEMPLATE_FILE);
+
+/**
+ * Writes the template of a new embedded store to `file` (service/db/store-template.ts): this
+ * build's migrations, bundled as the service is and run once by plain Node.
+ */
+async function buildStoreTemplate(file: string): Promise<void> {
+  const maker = `${file}.make.mjs`;
+  try {
+    await bundleForNode(
+      {
+        code:
+          "import { makeStoreTemplate } from './service/db/make-store-template';\n" +
+          'await makeStoreTemplate(process.argv[2]);\n',
+      },
+      maker,
+    );
+    await promisify(execFile)(process.execPath, [maker, file]);
+  } finally {
+    await Promise.all(['', '.map', '.LEGAL.txt'].map((suffix) => rm(`${maker}${suffix}`, { force: true })));
+  }
+}
+
 /** Builds one bundle under `outDir` (dist/ by default); returns the path of what starts it. */
 export async function buildNodeBundle(name: NodeBundle, outDir = join(ROOT, 'dist')): Promise<string> {
-  const { entry, outfile } = NODE_BUNDLES[name];
+  const { entry, outfile, holdsService } = NODE_BUNDLES[name];
   const body = bodyOf(outfile);
   checkInputs(name, await bundleForNode(entry, join(outDir, body)));
+  if (holdsService) await buildStoreTemplate(join(outDir, storeTemplateOf(outfile)));
   await writeFile(join(outDir, outfile), startWithCompileCache(basename(body)));
   return join(outDir, outfile);
 }

@@ -13,6 +13,7 @@ import { embeddedDialect } from './embedded-dialect';
 import { groupCommit } from './group-commit';
 import type { Schema } from './schema';
 import { checkStore, sqlitePath } from './sqlite-files';
+import { BUNDLED_TEMPLATE, storeFromTemplate } from './store-template';
 
 export { lockDataFolder } from './data-folder';
 
@@ -32,14 +33,22 @@ const PRAGMAS = [
   'busy_timeout = 5000',
 ];
 
+export interface EmbeddedOptions {
+  /** Sees every statement the store runs (Kysely's `log`). */
+  log?: LogConfig;
+  /** Wraps the sync of the store's log: a test stands a slow disk in for this machine's. */
+  syncLog?: (sync: SyncLog) => SyncLog;
+  /** What a new store in a folder starts as, when it is current (store-template.ts). */
+  template?: string;
+}
+
 /**
  * The embedded store: SQLite through node:sqlite, in `<dir>/wallboard.sqlite`, or in memory
  * without a folder (tests). The folder carries our lock while the store is open.
  */
 export async function openEmbedded(
   dir?: string,
-  log?: LogConfig,
-  syncLog: (sync: SyncLog) => SyncLog = (sync) => sync,
+  { log, syncLog = (sync) => sync, template = BUNDLED_TEMPLATE }: EmbeddedOptions = {},
 ): Promise<Database> {
   let unlock: () => Promise<void> = async () => undefined;
   let database: DatabaseSync | undefined;
@@ -49,6 +58,7 @@ export async function openEmbedded(
       unlock = await lockDataFolder(dir);
       // A damaged store is never served: the service stops, saying which file and how to restore.
       if (existsSync(sqlitePath(dir))) checkStore(sqlitePath(dir));
+      await storeFromTemplate(template, sqlitePath(dir), new Date());
     }
     database = new DatabaseSync(dir ? sqlitePath(dir) : ':memory:');
     for (const pragma of PRAGMAS) database.exec(`pragma ${pragma}`);

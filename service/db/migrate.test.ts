@@ -68,9 +68,11 @@ describe('migrations of a new store on disk', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
   const openNew = async (name: string) => {
     syncs = 0;
-    db = await openEmbedded(join(dir, name), undefined, (sync) => async () => {
-      syncs += 1;
-      await sync();
+    db = await openEmbedded(join(dir, name), {
+      syncLog: (sync) => async () => {
+        syncs += 1;
+        await sync();
+      },
     });
   };
   const count = async () =>

@@ -23,7 +23,7 @@ export interface StoreOptions {
 export async function openStore(options: StoreOptions): Promise<Database> {
   const db = options.databaseUrl
     ? await openPostgres(options.databaseUrl, options.log)
-    : await openEmbedded(options.dataDir, options.log, options.syncLog);
+    : await openEmbedded(options.dataDir, { log: options.log, syncLog: options.syncLog });
   try {
     await migrate(db);
     if (!options.databaseUrl && options.dataDir) {
