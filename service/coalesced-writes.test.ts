@@ -131,3 +131,20 @@ it('creates many notifications sent at once in a few statements, refusing one wi
     [...titles].sort(),
   );
 });
+
+it("creates notifications to many flows' channels in a few statements, refusing one to a flow that is not there alone", async () => {
+  const send = (tag: string) =>
+    service.call('POST', `/flows/${tag}/notifications`, { title: `to ${tag}`, message: 'm' });
+  let answers: { statusCode: number; json(): unknown }[] = [];
+  const run = await statementsOf(async () => {
+    answers = await Promise.all([send(tags[0]!), send('no_such_flow'), ...tags.slice(1).map(send)]);
+  });
+  expect(answers.map((answer) => answer.statusCode)).toEqual([201, 404, ...tags.slice(1).map(() => 201)]);
+  expect(
+    answers.filter((_, n) => n !== 1).map((answer) => (answer.json() as { title: string }).title),
+  ).toEqual(tags.map((tag) => `to ${tag}`));
+  // One by one: a read of its flow for each, and an insert of its own.
+  const reads = run.filter((text) => /^\s*select\b[\s\S]*from "flows"/i.test(text));
+  expect(reads.length).toBeLessThanOrEqual(3);
+  expect(run.filter((text) => /^\s*insert into "notifications"/i.test(text)).length).toBeLessThanOrEqual(3);
+});

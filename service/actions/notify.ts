@@ -5,7 +5,8 @@ import type {
   TargetedNotificationCreate,
 } from '../../src/shared/notification';
 import type { ServiceContext } from '../context';
-import { conflict, invalid, notFound } from '../domain/errors';
+import type { Queryable } from '../db/database';
+import { conflict, DomainError, invalid, notFound } from '../domain/errors';
 import { refuseHttpMedia } from '../domain/http-media';
 import { mediaRefusals } from './media';
 import { ChannelRepository } from '../repositories/channels';
@@ -13,35 +14,81 @@ import { DeviceRepository } from '../repositories/devices';
 import { FlowRepository } from '../repositories/flows';
 import { GroupRepository } from '../repositories/groups';
 import { NotificationRepository, type NewNotification } from '../repositories/notifications';
-import { currentVisibility } from '../visibility/scope';
+import { currentVisibility, type Visibility } from '../visibility/scope';
 import { byAccount, byActor, CoalescedWrites, coalescerPer, Refused } from './coalesced-writes';
 
 /** Notifications created together at most (coalesced-writes.ts). */
 const BATCH_LIMIT = 64;
 
 /**
- * The notifications of a batch, in one transaction: the sounds they name checked to exist (one
- * naming a missing one is refused alone), the others stored in one statement per caller, each
- * announced to the room of its target (realtime/changes.ts: its channel's, its group's, its
- * screen's, or every screen's of the account).
+ * A notification asked for: to a target, or to the channel of a flow named by its tag, as the
+ * caller's token sees it, which its batch reads with the others'.
+ */
+interface Asked {
+  to: NotificationTarget | { flowTag: string; visibility: Visibility };
+  input: NotificationCreate;
+}
+
+/**
+ * What each of `asked` is to store, or why it is refused: the flows named read in one statement
+ * (the caller's account's, as the batch runs as that account). A flow the caller's token does not
+ * see, or whose channel it does not see, is not there for it (visibility/scope.ts); a flow's
+ * channel is cleared when the channel goes, and the insert refuses one gone since.
+ */
+async function resolved(tx: Queryable, asked: readonly Asked[]): Promise<(NewNotification | DomainError)[]> {
+  const tags = asked.flatMap(({ to }) => ('flowTag' in to ? [to.flowTag] : []));
+  const channels = tags.length > 0 ? await new FlowRepository(tx).channelsOf(tags) : new Map();
+  return asked.map(({ to, input }) => {
+    if (!('flowTag' in to)) return { target: to, input };
+    const { flowTag, visibility } = to;
+    const channel = channels.get(flowTag);
+    if (
+      channel === undefined ||
+      !visibility.flowTag(flowTag) ||
+      (channel !== null && !visibility.channel(channel))
+    ) {
+      return notFound(`flow ${flowTag}`);
+    }
+    if (channel === null) return conflict(`flow ${flowTag} has no channel to send the notification to`);
+    return { target: { channel_id: channel }, input };
+  });
+}
+
+/**
+ * The notifications of a batch, in one transaction: the flows and the sounds they name read once
+ * for all (one naming a flow or a sound that is not there is refused alone), the others stored in
+ * one statement per caller, each announced to the room of its target (realtime/changes.ts: its
+ * channel's, its group's, its screen's, or every screen's of the account).
  */
 const notificationWrites = coalescerPer(
   (ctx: ServiceContext) =>
-    new CoalescedWrites<NewNotification, Notification>(
+    new CoalescedWrites<Asked, Notification>(
       (batch) =>
         ctx.changes.transaction((tx, emit) =>
           byAccount(batch, async (group) => {
-            const refusals = await mediaRefusals(
+            const notifications = await resolved(
               tx,
-              group.map(({ item }) => [{ path: 'body.sound_url', url: item.input.sound_url }]),
+              group.map(({ item }) => item),
             );
-            const accepted = group.filter((_, index) => !refusals[index]);
-            // One insert per caller's actor, so that the audit trail names each.
-            const created = await byActor(tx, accepted, (same) =>
-              new NotificationRepository(tx).create(
-                same.map((one) => one.item),
-                ctx.clock.now(),
+            const sounds = await mediaRefusals(
+              tx,
+              notifications.map((one) =>
+                one instanceof DomainError ? [] : [{ path: 'body.sound_url', url: one.input.sound_url }],
               ),
+            );
+            const refusals = notifications.map((one, index) =>
+              one instanceof DomainError ? one : sounds[index],
+            );
+            const stored = new Map(group.map((one, index) => [one, notifications[index] as NewNotification]));
+            // One insert per caller's actor, so that the audit trail names each.
+            const created = await byActor(
+              tx,
+              group.filter((_, index) => !refusals[index]),
+              (same) =>
+                new NotificationRepository(tx).create(
+                  same.map((one) => stored.get(one) as NewNotification),
+                  ctx.clock.now(),
+                ),
             );
             for (const notification of created) emit({ type: 'notification.created', notification });
             let next = 0;
@@ -58,13 +105,9 @@ const notificationWrites = coalescerPer(
  * Stores a notification and announces it to the room of its target, in one commit with the
  * notifications created meanwhile: the one path of the notification routes and of scripts.
  */
-function record(
-  ctx: ServiceContext,
-  target: NotificationTarget,
-  body: NotificationCreate,
-): Promise<Notification> {
+function record(ctx: ServiceContext, to: Asked['to'], body: NotificationCreate): Promise<Notification> {
   refuseHttpMedia(ctx.config, [{ path: 'body.sound_url', url: body.sound_url }]);
-  return notificationWrites(ctx).record({ target, input: body });
+  return notificationWrites(ctx).record({ to, input: body });
 }
 
 /** To the channel with this id. Not found when the channel went away meanwhile. */
@@ -126,21 +169,13 @@ export async function notifyChannel(
   return createNotification(ctx, channel.id, body);
 }
 
-/** To the channel of the flow with this tag. */
+/** To the channel of the flow with this tag, read with the others of its batch. */
 export async function notifyFlowChannel(
   ctx: ServiceContext,
   tag: string,
   body: NotificationCreate,
 ): Promise<Notification> {
-  const flow = await new FlowRepository(ctx.db).getByTag(tag);
-  // A screen's token notifies through the flows it shows, into the channels it shows: a flow whose
-  // channel it does not see is, for it, not there (visibility/scope.ts). The channel itself is not
-  // read: a flow's channel is cleared when the channel goes, and the insert refuses one gone since.
-  if (!flow || (flow.channel_id !== null && !(await currentVisibility(ctx.db)).channel(flow.channel_id))) {
-    throw notFound(`flow ${tag}`);
-  }
-  if (flow.channel_id === null) throw conflict(`flow ${flow.tag} has no channel to send the notification to`);
-  return createNotification(ctx, flow.channel_id, body);
+  return record(ctx, { flowTag: tag, visibility: await currentVisibility(ctx.db) }, body);
 }
 
 /** False when there is no such notification. */

@@ -121,6 +121,16 @@ export class FlowRepository {
     return row ? fromRow(row) : null;
   }
 
+  /** The channel of each of the flows with these tags that there is: its id, or null for none. */
+  async channelsOf(tags: readonly string[]): Promise<Map<string, string | null>> {
+    const rows = await this.db.kysely
+      .selectFrom('flows')
+      .select(['tag', 'channel_id'])
+      .where('tag', 'in', [...new Set(tags)])
+      .execute();
+    return new Map(rows.map(({ tag, channel_id }) => [tag, channel_id]));
+  }
+
   /**
    * The flow named by `key`, as the original product's clients name one: its id (or embed id,
    * the same) or its tag. One read; `prefer` decides when one flow's tag is another's id.
