@@ -62,14 +62,22 @@ function stampWith(file: string, now: Date): void {
   }
 }
 
+/** The size of `file`, 0 when there is none. */
+const sizeOf = (file: string) =>
+  stat(file).then(
+    ({ size }) => size,
+    () => 0,
+  );
+
 /**
- * Makes the empty store file `target` (its data folder locked by the caller) a copy of
- * `template`, stamped with `now`; false, leaving it empty for the migrations, when there is no
- * template or it is not current. The copy is synced before it takes the store's name, so a crash
- * leaves either the empty file or the whole copy.
+ * Makes the new store `target` (its data folder locked by the caller) a copy of `template`,
+ * stamped with `now`; false, leaving it for the migrations, when there is no template or it is not
+ * current. New is an empty file (the data folder makes it) beside no write-ahead log with anything
+ * in it: a copy never takes the place of commits a log could hold. The copy is synced before it
+ * takes the store's name, so a crash leaves either the empty file or the whole copy.
  */
 export async function storeFromTemplate(template: string, target: string, now: Date): Promise<boolean> {
-  if ((await stat(target)).size > 0 || !isCurrent(template)) return false;
+  if ((await sizeOf(target)) > 0 || (await sizeOf(`${target}-wal`)) > 0 || !isCurrent(template)) return false;
   const staged = `${target}.new`;
   await copyFile(template, staged);
   try {
