@@ -51,6 +51,16 @@ describe('the Node bundles', () => {
     expect(created.stdout).toMatch(/^wb_[\w-]{20,}\n$/);
   }, 60_000);
 
+  it('load at their start none of what a package imported at its first use imports: undici stays unloaded', async () => {
+    // Node's own modules loaded by the time the process ends, --help having evaluated the bundle.
+    const listing =
+      'data:text/javascript,process.on("exit", () => console.error(process.moduleLoadList.join("\\n")))';
+    const { stderr } = await run(process.execPath, ['--import', listing, service, '--help']);
+    expect(stderr).toContain('NativeModule http\n');
+    // nodemailer's ES build imported node:http as an ES module, whose facade loads undici.
+    expect(stderr).not.toContain('undici');
+  }, 60_000);
+
   it('make a new store a copy of the template built beside them', async () => {
     // Marked in its header, which a copy keeps and the migrations never write.
     const template = new DatabaseSync(join(dir, 'dist', storeTemplateOf(NODE_BUNDLES.service.outfile)));

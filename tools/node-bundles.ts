@@ -95,8 +95,9 @@ function checkInputs(name: NodeBundle, metafile: Metafile): void {
 }
 
 /**
- * Bundles `entry` (a path from the repository's root) into `outfile` the way the product's Node
- * bundles are: the benches build their floors with this, so that a floor runs in the same form.
+ * Bundles `entry` (a path from the repository's root, or code whose imports are from there) into
+ * `outfile` the way the product's Node bundles are: the benches build their floors with this, so
+ * that a floor runs in the same form.
  */
 export async function bundleForNode(entry: string | { code: string }, outfile: string): Promise<Metafile> {
   const { build } = await import('esbuild');

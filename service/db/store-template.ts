@@ -5,6 +5,7 @@
 // none, and a new store is migrated as before. A template whose versions are not exactly this
 // code's migrations is not used.
 import { chmod, copyFile, open, rename, rm, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { registerActorFunction } from '../audit/sqlite-actor';
@@ -62,6 +63,16 @@ function stampWith(file: string, now: Date): void {
   }
 }
 
+/** Syncs a file, or a folder's entries, to the disk. */
+async function synced(path: string, flags: 'r' | 'r+'): Promise<void> {
+  const handle = await open(path, flags);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** The size of `file`, 0 when there is none. */
 const sizeOf = (file: string) =>
   stat(file).then(
@@ -83,13 +94,10 @@ export async function storeFromTemplate(template: string, target: string, now: D
   try {
     await chmod(staged, 0o600);
     stampWith(staged, now);
-    const handle = await open(staged, 'r+');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await synced(staged, 'r+');
     await rename(staged, target);
+    // The new name on disk too, before the store's commits come after it.
+    await synced(dirname(target), 'r');
   } finally {
     await rm(staged, { force: true });
   }
