@@ -35,6 +35,9 @@ function isCurrent(template: string): boolean {
   }
 }
 
+/** An SQL identifier, quoted. */
+const quoted = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+
 /**
  * The times the migrations stamped the template's rows with (the default account's creation,
  * each migration's) are the build's; a new store's are its own first start's. Every column whose
@@ -54,7 +57,6 @@ function stampWith(file: string, now: Date): void {
         dflt_value: string | null;
       }[];
       for (const column of columns.filter(({ dflt_value }) => dflt_value?.includes("'now'"))) {
-        const quoted = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
         db.prepare(`update ${quoted(name)} set ${quoted(column.name)} = ?`).run(now.toISOString());
       }
     }

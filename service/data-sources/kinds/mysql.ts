@@ -68,12 +68,6 @@ interface MysqlPool {
 
 const pools = new SqlPools();
 
-/**
- * The driver, loaded at the first MySQL source's run: most services have none, and evaluating it
- * at every start cost the start and its memory (bench/README.md, the start).
- */
-let driver: Promise<{ default: typeof Mysql }> | undefined;
-
 function poolOf(mysql: typeof Mysql, target: SqlTarget, address: string, connection: SourceConnection): Pool {
   const pool = mysql.createPool({
     // Named as written, for TLS's check of the certificate; the socket goes to the checked
@@ -135,7 +129,10 @@ export async function queryMysql(
   signal: AbortSignal,
 ): Promise<unknown[]> {
   const { target, deadline, address, key, timeoutMs } = await prepareRun('mysql', connection, signal);
-  const { default: mysql } = await (driver ??= import('mysql2'));
+  // The driver loads at the first MySQL source's run (the module system keeps it after): most
+  // services have none, and evaluating it at every start cost the start and its memory
+  // (bench/README.md, the start).
+  const { default: mysql } = await import('mysql2');
   try {
     return await pools.use<MysqlPool, unknown[]>(
       key,

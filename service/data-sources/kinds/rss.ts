@@ -73,13 +73,11 @@ function itemOf(item: ParsedItem): FeedItem {
   };
 }
 
-let parserModule: Promise<{ default: typeof Parser }> | undefined;
-
 /** A feed's text as the mapping reads it; exported for the tests and the bench. */
 export async function parseFeed(xml: string): Promise<Feed> {
   // Only parseString: the parser's own fetch would pass by the destination rule and the limits.
   // Loaded at the first feed read, not at every start of the service (as mysql.ts's driver).
-  const { default: FeedParser } = await (parserModule ??= import('rss-parser'));
+  const { default: FeedParser } = await import('rss-parser');
   const parser = new FeedParser();
   let feed: Parser.Output<Record<string, unknown>>;
   try {
