@@ -10,6 +10,7 @@ import { SessionEnds } from './realtime/session-ends';
 import { TokenRepository } from './repositories/tokens';
 import { PUBLIC_ONLY, type HttpAllowPolicy } from './scripts/destinations';
 import type { ScriptTimeUse } from './scripts/run-budget';
+import { SeenMedia } from './visibility/seen-media';
 
 export interface ServiceConfig {
   /** Largest request body, in bytes. */
@@ -180,6 +181,8 @@ export interface ServiceContext {
   jobs: JobsPort;
   /** This node among the service's nodes: readiness, draining, the bus between nodes (cluster/). */
   node: NodeState;
+  /** The media screens' tokens were found to see of late; the hub forgets them (visibility/seen-media.ts). */
+  seenMedia: SeenMedia;
 }
 
 /** The context, and the jobs `jobsOf` builds on it (the app's: jobs/service-jobs.ts). */
@@ -202,6 +205,7 @@ export function createContext<Jobs extends JobsPort>(
     changes: new ChangePipeline(db),
     sessionEnds: new SessionEnds(node.bus),
     node,
+    seenMedia: new SeenMedia(clock),
   } as ServiceContext & { jobs: Jobs };
   // The jobs act through the context that holds them.
   ctx.jobs = jobsOf(ctx);

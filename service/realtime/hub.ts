@@ -115,7 +115,11 @@ export function attachRealtime(app: FastifyInstance, ctx: ServiceContext): Hub {
       io.local.to([...rooms]).emit('event', event);
       // A change of what a device shows moves its socket to other rooms; the sockets of every
       // event of the same tick (and of those arriving while a batch runs) are moved together.
-      if (STRUCTURAL.has(event.type)) subscriber.resubscribe(socketsIn(rooms));
+      // What screens' tokens were found to see may have changed with it.
+      if (STRUCTURAL.has(event.type)) {
+        subscriber.resubscribe(socketsIn(rooms));
+        ctx.seenMedia.forget();
+      }
     },
     later: (run, ms) => ctx.clock.setTimeout(run, ms),
     onError: (error) => app.log.error({ err: error }, 'could not read the events to push from the log'),

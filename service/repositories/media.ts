@@ -12,7 +12,9 @@ import type { PlaylistItem } from '../../src/shared/playlist';
 import type { Queryable } from '../db/database';
 import { fromJson, toJson } from '../db/dialect';
 import type { MediaTable } from '../db/schema';
+import { accountOrDefault } from '../accounts/scope';
 import { boundDevice, currentVisibility } from '../visibility/scope';
+import type { SeenMedia } from '../visibility/seen-media';
 import { iso, isoRequired, setsNothing } from './rows';
 
 export interface NewMedia {
@@ -71,7 +73,11 @@ function naming(column: string, id: string): Expression<SqlBool> {
 
 /** The rows of the library; where the bytes live is service/media/'s business. */
 export class MediaRepository {
-  constructor(private readonly db: Queryable) {}
+  /** `remembered`: what device-bound tokens were found to see, for `find` (visibility/seen-media.ts). */
+  constructor(
+    private readonly db: Queryable,
+    private readonly remembered?: SeenMedia,
+  ) {}
 
   async insert(media: NewMedia, at: Date): Promise<StoredMedia> {
     const row = await this.db.kysely
@@ -92,12 +98,17 @@ export class MediaRepository {
     return rows.map(fromRow);
   }
 
-  /** A medium; for a device-bound token, only one it sees (`seen`). */
+  /** A medium; for a device-bound token, only one it sees (`seen`), or was found to see of late. */
   async find(id: string): Promise<StoredMedia | null> {
     const stored = await this.stored(id);
     // Where it is used matters to device-bound tokens only: the others read without that pass.
-    if (!stored || boundDevice() === undefined) return stored;
-    return (await this.seen(stored, await this.usageOf(id))) ? stored : null;
+    const device = boundDevice();
+    if (!stored || device === undefined) return stored;
+    const account = accountOrDefault();
+    if (this.remembered?.has(account, device, id)) return stored;
+    if (!(await this.seen(stored, await this.usageOf(id)))) return null;
+    this.remembered?.remember(account, device, id);
+    return stored;
   }
 
   /** Every medium with the playlists and boards that use it, as the caller sees them (`seen`). */

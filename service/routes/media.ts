@@ -150,7 +150,7 @@ const notPlayable = (name: string) =>
 export const MAX_BYTES_HEADER = 'x-wallboard-media-max-bytes';
 
 export function mediaRoutes(ctx: ServiceContext): FastifyPluginAsyncZod {
-  const media = new MediaRepository(ctx.db);
+  const media = new MediaRepository(ctx.db, ctx.seenMedia);
 
   const findSeen = async (id: string): Promise<Media> => {
     const seen = await media.findUsed(id);
