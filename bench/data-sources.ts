@@ -156,6 +156,12 @@ interface Measured {
   requests: number;
   /** Flows refreshed: each request refreshes the flows it feeds (a source's 10, a script's 1). */
   refreshes: number;
+  /**
+   * Flows refreshed per second, each URL at the pace of its requests in the window (the flows it
+   * feeds over its mean period). Unlike the count, it does not hang on where the window's edges
+   * fall: refreshes that started together (a source's first ones do) fall in or out of it together.
+   */
+  cadence: number;
   /** Flows written, as the screens saw them: a refresh to unchanged data writes nothing. */
   updates: number;
   times: { total: number[]; fromDue: number[]; fromFetch: number[] };
@@ -231,11 +237,18 @@ async function measure(
     const updates = log.events - before.events;
     // A script may run less often than the window is long: each request in the window counts
     // with the one before it, wherever that was.
-    const periods = [...world.requests.values()].flatMap((list) =>
+    const periodsOf = (list: number[]) =>
       list.flatMap((at, index) =>
         index > 0 && at >= start && at <= end ? [at - (list[index - 1] as number)] : [],
-      ),
-    );
+      );
+    const periods = [...world.requests.values()].flatMap(periodsOf);
+    // Each URL at the pace of its own requests in the window: the flows it feeds over its mean period.
+    const cadence = [...world.requests.values()].reduce((sum, list) => {
+      const own = periodsOf(list);
+      return own.length === 0
+        ? sum
+        : sum + (1000 * flowsPerRequest * own.length) / own.reduce((a, b) => a + b);
+    }, 0);
     const keys = Array.from({ length: FLOWS }, (_, flow) =>
       keyOf(Math.floor(flow / PER_SOURCE), flow % PER_SOURCE),
     );
@@ -268,6 +281,7 @@ async function measure(
       machineBusyPercent: (100 * busy) / (windowS * 1000 * cpus().length),
       requests,
       refreshes: requests * flowsPerRequest,
+      cadence,
       updates,
       times,
       changes: log.changes.length,
@@ -312,7 +326,8 @@ const rows = [
   ['', 'data sources', 'scripts (floor)'],
   column('service CPU (process and children), % of one core', (m) => `${cpuPercent(m).toFixed(1)} %`),
   column('CPU per flow refreshed', (m) => `${cpuPerRefresh(m).toFixed(2)} ms`),
-  column(`flows refreshed/s (expected ${EXPECTED_PER_S})`, (m) => perSecond(m).toFixed(1)),
+  column(`flows refreshed/s, each at its pace (expected ${EXPECTED_PER_S})`, (m) => m.cadence.toFixed(1)),
+  column('flows refreshed in the window / its seconds', (m) => perSecond(m).toFixed(1)),
   column('flows written/s (unchanged data is not written)', (m) => (m.updates / m.windowS).toFixed(1)),
   column('HTTP requests/s to the documents', (m) => (m.requests / m.windowS).toFixed(1)),
   column('URLs requested in the window', (m) => `${m.urls - m.unrequested} of ${m.urls}`),
@@ -360,12 +375,12 @@ await report('data-sources', [
     met: cpuPerRefresh(ours) <= CPU_SHARE_TARGET * cpuPerRefresh(floor),
   },
   {
-    name: `flows refreshed/s (${FLOWS} every ${INTERVAL_S} s: ${EXPECTED_PER_S}/s expected)`,
-    value: perSecond(ours),
-    floor: perSecond(floor),
+    name: `flows refreshed/s, each at its pace (${FLOWS} every ${INTERVAL_S} s: ${EXPECTED_PER_S}/s expected)`,
+    value: ours.cadence,
+    floor: floor.cadence,
     unit: '/s',
     target: `>= ${RATE_SHARE_TARGET * EXPECTED_PER_S} /s`,
-    met: perSecond(ours) >= RATE_SHARE_TARGET * EXPECTED_PER_S,
+    met: ours.cadence >= RATE_SHARE_TARGET * EXPECTED_PER_S,
   },
   {
     name: 'document change to screen, p50',
