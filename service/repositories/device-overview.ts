@@ -10,7 +10,7 @@ import { iso } from './rows';
 /**
  * Devices per page of the lists of every device. A list grows with the fleet, and reading,
  * shaping and serializing 10,000 devices at once held the event loop for a tenth of a second; a
- * page of 500 is a few milliseconds of it (bench/overview.ts).
+ * page of 250 is a few milliseconds of it (bench/overview.ts).
  */
 export const DEVICE_PAGE = 250;
 
