@@ -2,7 +2,7 @@ import type { LogEvent } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Media } from '../src/shared/media';
 import type { Playlist } from '../src/shared/playlist';
-import { startTestService, type TestService } from './test-support';
+import { ADMIN_SECRET, startTestService, type TestService } from './test-support';
 import { FakeClock } from './testing/fake-clock';
 import { multipart } from './testing/multipart';
 import { solidPng } from './testing/png';
@@ -10,14 +10,14 @@ import { SEEN_MEDIA_MS } from './visibility/seen-media';
 
 // A screen reads a video range by range with its device-bound token: after the first range has
 // found that its device plays the medium, the next ones cost what the admin's do, the medium's row
-// and its bytes (on PostgreSQL, read from the store; visibility/seen-media.ts), and a change of what the device plays is obeyed at the next range.
-// On both stores (npm run test:postgres).
+// and its bytes (on PostgreSQL, read from the store; visibility/seen-media.ts), and a change of
+// what the device plays is obeyed at the next range. On both stores (npm run test:postgres).
 const statements: string[] = [];
 const clock = new FakeClock('2026-11-28T08:00:00.000Z');
 let service: TestService;
 let medium: Media;
 let playlist: Playlist;
-const tokens: Record<string, string> = { admin: 'test-admin-secret-0123456789' };
+const tokens: Record<string, string> = { admin: ADMIN_SECRET };
 /** The statements of a range read with the admin's token, which sees every medium. */
 let plain: number;
 
@@ -32,7 +32,7 @@ beforeAll(async () => {
   const uploaded = await service.app.inject({
     method: 'POST',
     url: '/media',
-    headers: { ...body.headers, authorization: 'Bearer test-admin-secret-0123456789' },
+    headers: { ...body.headers, authorization: `Bearer ${ADMIN_SECRET}` },
     payload: body.payload,
   });
   medium = uploaded.json<Media>();
@@ -65,16 +65,8 @@ async function range(tag: string): Promise<{ status: number; statements: number 
   return { status: response.statusCode, statements: statements.length - from };
 }
 
-/** The status of a range once it is `status`, within two seconds (events reach the hub after their commit). */
-async function becomes(tag: string, status: number): Promise<number> {
-  const deadline = Date.now() + 2000;
-  let seen = (await range(tag)).status;
-  while (seen !== status && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    seen = (await range(tag)).status;
-  }
-  return seen;
-}
+/** The status of the device's range, polled: events reach the hub after their commit. */
+const status = (tag: string) => expect.poll(async () => (await range(tag)).status, { timeout: 2000 });
 
 const setItems = (items: object[]) =>
   service.call('PATCH', `/playlists/${playlist.id}`, { items }).then((r) => expect(r.statusCode).toBe(200));
@@ -97,12 +89,12 @@ it('refuses the medium at once once the device no longer plays it, and serves it
   expect((await range('lobby')).status).toBe(206);
   await setItems([{ type: 'image', url: 'https://example.com/other.png', duration: 5 }]);
   // Time stands still here: only the playlist's event can have made the service forget.
-  expect(await becomes('lobby', 404)).toBe(404);
+  await status('lobby').toBe(404);
   await setItems([{ type: 'image', url: medium.url, duration: 5 }]);
   expect((await range('lobby')).status).toBe(206);
   const device = await service.call('PATCH', '/devices/lobby', { playlist_id: null });
   expect(device.statusCode).toBe(200);
-  expect(await becomes('lobby', 404)).toBe(404);
+  await status('lobby').toBe(404);
   await service.call('PATCH', '/devices/lobby', { playlist_id: playlist.id });
   expect((await range('lobby')).status).toBe(206);
 });
