@@ -69,7 +69,7 @@ it('builds each page as the client takes the one before, and answers them all as
   const server = await serve();
   const answer = get(server.url, 500);
   await sleep(400);
-  // The client has read nothing: the socket's buffers hold a few pages of the 200.
+  // The client has read nothing: the socket's buffers hold a few pages of the 50.
   expect(server.built()).toBeLessThan(20);
   const { status, body } = await answer;
   expect(status).toBe(200);
